@@ -1,0 +1,437 @@
+import { EmbedError, ErrorCode } from './errors';
+import { listen, unlisten } from './listener';
+import { normalizeBaseUrl } from './origin';
+import {
+  ACTION_PREFIX,
+  EVENT_PREFIX,
+  EVENT_SCHEMAS,
+  createAction,
+  parseMessage,
+  shortName,
+  type ActionArgs,
+  type ActionMessage,
+  type ActionName,
+  type ActionType,
+  type ColorScheme,
+  type EmbedTheme,
+  type EventMap,
+  type EventMessage,
+  type EventName,
+  type EventType,
+  type ReadyPayload,
+  type Surface,
+  type UnknownEventMessage,
+} from './protocol';
+import {
+  buildEmbedUrl,
+  filterUrlParameter,
+  redactSession,
+  type AppLaunchOptions,
+  type ChatLaunchOptions,
+  type DashboardLaunchOptions,
+  type FilterValue,
+} from './url';
+
+/** What a `session` function may return: the session id, or generate-session's `{ sessionId }` body. */
+export type SessionResult = string | { sessionId: string };
+
+/**
+ * A session id, or a function that asks the host's backend for a fresh one.
+ *
+ * Sessions are single-use: the function is called once for every iframe load (first
+ * mount and each `reload()`), never reused. Its `signal` aborts when the load is
+ * superseded or the embed destroyed.
+ */
+export type SessionSource = string | ((context: { signal: AbortSignal }) => SessionResult | Promise<SessionResult>);
+
+/** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
+export interface IframeOptions {
+  /** Accessible title of the iframe. @default 'Analytics dashboard' | 'Analytics chat' | 'Analytics app' */
+  title?: string;
+  /** Permissions policy. @default 'fullscreen; clipboard-write' */
+  allow?: string;
+  /**
+   * Optional sandbox tokens. Must include `allow-scripts` and `allow-same-origin`, without
+   * which the embed cannot run or its messages would come from the origin `"null"`.
+   */
+  sandbox?: string;
+  /** Referrer policy of the iframe request. */
+  referrerPolicy?: ReferrerPolicy;
+  /** Native lazy loading. */
+  loading?: 'eager' | 'lazy';
+  /** Class name(s) of the iframe. */
+  className?: string;
+  /** Inline style of the iframe. @default 'border:0;width:100%;height:100%;display:block' */
+  style?: string;
+}
+
+/** Something the SDK noticed and dropped, for debugging an integration. Never contains a session id. */
+export type Diagnostic =
+  /** A message from our iframe's window whose origin is not the tenant origin (the frame navigated away). */
+  | { kind: 'origin-mismatch'; origin: string }
+  /** A message from our iframe that is not a valid event; `reason` says why. */
+  | { kind: 'invalid-message'; reason: string }
+  /** A host handler or state listener threw; other handlers still ran. */
+  | { kind: 'handler-error'; type: string; error: unknown };
+
+/** Options shared by all surfaces. */
+export interface BaseEmbedOptions extends IframeOptions {
+  /** The element to mount into, or a CSS selector for it. */
+  container: HTMLElement | string;
+  /** The tenant host or custom domain, e.g. `https://acme.platform.example`. Its origin is the only one trusted. */
+  baseUrl: string | URL;
+  /** Session id or a function minting a fresh one per load. Omit for private mode (dashboard, chat). */
+  session?: SessionSource;
+  /** Milliseconds to wait for `ready` before entering the `timeout` error state; `0` waits forever. @default 30000 */
+  readyTimeout?: number;
+  /** Receives what the SDK dropped and why. Without it, only throwing handlers are reported (console.error). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Logs mounts, events and actions; `true` uses `console.debug`. Session ids are redacted. @default false */
+  debug?: boolean | ((...args: unknown[]) => void);
+}
+
+/** Options of {@link embedDashboard}. */
+export interface DashboardEmbedOptions extends BaseEmbedOptions, DashboardLaunchOptions {
+  /** The published dashboard's public id. */
+  publicId: string;
+}
+/** Options of {@link embedChat}. */
+export interface ChatEmbedOptions extends BaseEmbedOptions, ChatLaunchOptions {}
+/** Options of {@link embedApp}. The app surface needs a signed session. */
+export interface AppEmbedOptions extends BaseEmbedOptions, AppLaunchOptions {
+  /** The deployment whose creator-mode app is embedded. */
+  deploymentId: number | string;
+  session: SessionSource;
+}
+
+/** Embed options by surface. */
+export interface EmbedOptionsMap {
+  dashboard: DashboardEmbedOptions;
+  chat: ChatEmbedOptions;
+  app: AppEmbedOptions;
+}
+
+/** Lifecycle status of an embed. `idle` is for adapters that have not mounted yet. */
+export type EmbedStatus = 'idle' | 'loading' | 'ready' | 'error' | 'destroyed';
+
+/** An immutable snapshot of an embed's state; a new object on every change. */
+export interface EmbedState {
+  status: EmbedStatus;
+  /** The error of the `error` status, else `null`. */
+  error: EmbedError | null;
+  /** The `ready` payload of the current load, else `null`. */
+  ready: ReadyPayload | null;
+}
+
+/** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
+export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
+/** Catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
+export type AnyEventHandler = (message: EventMessage | UnknownEventMessage) => void;
+/** Removes the handler or listener it was returned for. */
+export type Unsubscribe = () => void;
+
+/** The handle of a mounted embed. */
+export interface EmbedHandle<S extends Surface = Surface> {
+  /** The embedded surface. */
+  readonly surface: S;
+  /** The tenant origin: the only origin messages are accepted from and posted to. */
+  readonly origin: string;
+  /** The current iframe, or `null` while a session is fetched and after destroy. */
+  readonly iframe: HTMLIFrameElement | null;
+  /** Resolves with the `ready` payload of the current load; rejects when the load fails or the embed is destroyed first. */
+  readonly ready: Promise<ReadyPayload>;
+  /** The error of the `error` status, else `null`. */
+  readonly error: EmbedError | null;
+  /** The current state snapshot (stable until the next change, for `useSyncExternalStore`). */
+  getState(): EmbedState;
+  /** Calls `listener` after every state change. */
+  subscribe(listener: (state: EmbedState) => void): Unsubscribe;
+  /**
+   * Adds a typed event handler (short name `'view'` or full `'platform:event:view'`), or a
+   * catch-all with `'*'`. A `ready` handler added after ready is called at once.
+   * @example
+   * ```ts
+   * handle.on('drilldown', ({ member, value }) => console.log(member, value));
+   * ```
+   */
+  on<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): Unsubscribe;
+  on(type: '*', handler: AnyEventHandler): Unsubscribe;
+  /** Like {@link EmbedHandle.on}, removed after the first call. */
+  once<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): Unsubscribe;
+  once(type: '*', handler: AnyEventHandler): Unsubscribe;
+  /** Removes a handler added with `on` or `once`. */
+  off<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): void;
+  off(type: '*', handler: AnyEventHandler): void;
+  /**
+   * Sends an action. The payload is validated first (an invalid one throws and nothing is
+   * sent); before `ready` actions are queued and flushed in order once the embed is ready.
+   * @throws {EmbedError} `invalid-action`, or `destroyed` after {@link EmbedHandle.destroy}.
+   */
+  send<K extends ActionName>(type: K | ActionType<K>, ...payload: ActionArgs<K>): void;
+  /** Switches the color scheme (`auto` follows the viewer's OS). Re-applied after a reload. */
+  setColorScheme(scheme: ColorScheme): void;
+  /** Applies a brand theme. Re-applied after a reload. */
+  setTheme(theme: EmbedTheme): void;
+  /** Switches the UI language. Re-applied after a reload. */
+  setLocale(locale: string): void;
+  /** Pushes a filter into a dashboard, built with {@link filterUrlParameter}. */
+  setFilter(view: string, dimension: string, value: FilterValue): void;
+  /** Pushes a filter given as a ready-made `f_<view>.<dimension>=<JSON>` string. */
+  setFilter(filterUrlParameter: string): void;
+  /** Navigates to an in-embed path. */
+  navigate(path: string): void;
+  /** Re-runs the embed's queries. */
+  refresh(): void;
+  /**
+   * Loads the embed again in a new iframe with a fresh session (from the `session`
+   * function, or the one passed here). Queued actions are kept; the last color scheme,
+   * theme and locale are applied again.
+   * @returns the new load's `ready` promise.
+   */
+  reload(session?: string): Promise<ReadyPayload>;
+  /** Removes the iframe, listeners, queued actions and timers. Idempotent. */
+  destroy(): void;
+}
+
+const EVENT_TYPE_READY = EVENT_PREFIX + 'ready';
+const EVENT_TYPE_ERROR = EVENT_PREFIX + 'error';
+const STICKY: string[] = /* @__PURE__ */ ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
+const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
+const noop = () => {};
+
+/**
+ * Mounts an embed of any surface. Prefer {@link embedDashboard}, {@link embedChat} and {@link embedApp}.
+ * @throws {EmbedError} synchronously for unusable options (`invalid-option`, `no-container`, `no-dom`).
+ */
+export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
+  const o = options as DashboardEmbedOptions & AppEmbedOptions;
+  const invalid = (what: string) => new EmbedError(ErrorCode.InvalidOption, what);
+  if (typeof document == 'undefined') throw new EmbedError(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
+  const origin = normalizeBaseUrl(o.baseUrl);
+  const source = o.session;
+  if (source !== undefined && typeof source != 'string' && typeof source != 'function')
+    throw invalid('session must be a session id or a function returning a fresh one');
+  // Built once now with a placeholder session, so a bad launch option throws here, not at load.
+  buildEmbedUrl(surface, { ...o, session: source && '-' });
+  if (o.sandbox !== undefined && !/(?=.*\ballow-scripts\b)(?=.*\ballow-same-origin\b)/.test(o.sandbox))
+    throw invalid('sandbox must include allow-scripts and allow-same-origin');
+  const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
+  if (!container?.appendChild) throw new EmbedError(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
+
+  const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
+  const handlers = new Map<string, Map<Function, boolean>>();
+  const listeners = new Set<(state: EmbedState) => void>();
+  const used = new Set<string>();
+  const sticky = new Map<string, ActionMessage>();
+  let queue: ActionMessage[] = [];
+  let state: EmbedState = { status: 'loading', error: null, ready: null };
+  let iframe: HTMLIFrameElement | null = null;
+  let win: Window | null = null;
+  let readyMessage: EventMessage<'ready'> | undefined;
+  let loads = 0;
+  let abort: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ready: Promise<ReadyPayload>;
+  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void];
+
+  const diagnose = (d: Diagnostic) => {
+    log('dropped', d);
+    if (o.onDiagnostic) o.onDiagnostic(d);
+    else if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
+  };
+  // A host's bug stays the host's: a throwing handler is reported, the others still run.
+  const call = (type: string, fn: Function, ...args: unknown[]) => {
+    try {
+      fn(...args);
+    } catch (error) {
+      diagnose({ kind: 'handler-error', type, error });
+    }
+  };
+  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) => {
+    state = { status, error, ready: payload };
+    for (const fn of [...listeners]) call('state', fn, state);
+  };
+  const fail = (error: EmbedError) => {
+    clearTimeout(timer);
+    log(error.message);
+    set('error', error);
+    settle[1](error);
+  };
+  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
+    for (const [fn, once] of [...(handlers.get(name) ?? [])]) {
+      if (once) handlers.get(name)!.delete(fn);
+      call(message.type, fn, first, message);
+    }
+  };
+  const post = (message: ActionMessage) => {
+    message.timestamp = Date.now();
+    if (STICKY.includes(message.type)) sticky.set(message.type, message);
+    log('action', message.type);
+    win!.postMessage(message, origin);
+  };
+  const unmount = () => {
+    if (win) unlisten(win);
+    iframe?.remove();
+    iframe = win = null;
+  };
+
+  // Called only for messages whose event.source is our iframe's window (see listener.ts).
+  const receive = (event: MessageEvent) => {
+    // Our window, another origin: the frame was navigated away. Its data is not read.
+    if (event.origin !== origin) return diagnose({ kind: 'origin-mismatch', origin: event.origin });
+    const result = parseMessage(event.data);
+    if (!result.ok) return diagnose({ kind: 'invalid-message', reason: result.reason });
+    const message = result.message;
+    log('event', message.type);
+    if (result.known) {
+      if (message.type == EVENT_TYPE_READY) {
+        clearTimeout(timer);
+        readyMessage = message as EventMessage<'ready'>;
+        set('ready', null, readyMessage.payload);
+        settle[0](readyMessage.payload);
+        // Queued actions go out before any ready handler runs, so their order is kept.
+        queue.splice(0).forEach(post);
+      } else if (message.type == EVENT_TYPE_ERROR && (message as EventMessage<'error'>).payload.fatal)
+        fail(new EmbedError(ErrorCode.Fatal, `the embed failed: ${redactSession((message as EventMessage<'error'>).payload.message)}`));
+      emit(message.type.slice(EVENT_PREFIX.length), message.payload, message);
+    }
+    emit('*', message, message);
+  };
+
+  const load = (override?: string): Promise<ReadyPayload> => {
+    const id = ++loads;
+    const session = override ?? source;
+    abort?.abort();
+    clearTimeout(timer);
+    unmount();
+    readyMessage = undefined;
+    // What the host set before stays set: replayed first, before anything newly queued.
+    queue = [...sticky.values(), ...queue];
+    ready = new Promise<ReadyPayload>((...fns) => (settle = fns));
+    ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
+    if (state.status != 'loading') set('loading');
+    const { signal } = (abort = new AbortController());
+    (async () => {
+      // Yield once first: a mount undone in the same tick (React StrictMode) never mints a session.
+      await 0;
+      let id2: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
+      if (id != loads) return;
+      if (typeof id2 == 'object' && id2) id2 = id2.sessionId;
+      if (session !== undefined && (!id2 || typeof id2 != 'string' || used.has(id2)))
+        throw new EmbedError(
+          ErrorCode.Session,
+          id2 ? 'session already used: sessions are single-use, pass a function that mints one per load' : 'the session function returned no session id',
+        );
+      if (id2) used.add(id2);
+      const url = buildEmbedUrl(surface, { ...o, session: id2 });
+      const frame = (iframe = document.createElement('iframe'));
+      const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };
+      for (const name of ATTRIBUTES) if (attributes[name]) (frame as unknown as Record<string, unknown>)[name] = attributes[name];
+      if (o.sandbox !== undefined) frame.setAttribute('sandbox', o.sandbox);
+      frame.style.cssText = o.style ?? 'border:0;width:100%;height:100%;display:block';
+      frame.src = url;
+      container.appendChild(frame);
+      if (!(win = frame.contentWindow)) {
+        unmount();
+        throw new EmbedError(ErrorCode.NoContainer, 'the container is not in the document');
+      }
+      listen(win, receive);
+      log('mount', redactSession(url));
+      if (o.readyTimeout !== 0)
+        timer = setTimeout(() => fail(new EmbedError(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), o.readyTimeout ?? 30000);
+    })().catch((e: unknown) => {
+      if (id == loads) fail(e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${e}`, { cause: e }));
+    });
+    return ready;
+  };
+
+  const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
+  const on = (type: string, fn: Function, once: boolean): Unsubscribe => {
+    const name = nameOf(type);
+    if (name != '*' && !Object.hasOwn(EVENT_SCHEMAS, name)) throw invalid(`unknown event "${type}"`);
+    if (typeof fn != 'function') throw invalid(`"${type}" handler must be a function`);
+    const off = () => void handlers.get(name)?.delete(fn);
+    // `ready` is sticky: a late handler is called at once with the current load's payload.
+    if (name == 'ready' && readyMessage) call(readyMessage.type, fn, readyMessage.payload, readyMessage);
+    if (state.status == 'destroyed' || (once && name == 'ready' && readyMessage)) return off;
+    if (!handlers.has(name)) handlers.set(name, new Map());
+    handlers.get(name)!.set(fn, once);
+    return off;
+  };
+
+  const send = (type: string, payload?: unknown) => {
+    if (state.status == 'destroyed') throw new EmbedError(ErrorCode.Destroyed, `cannot send "${type}" after destroy()`);
+    const message = (createAction as (t: string, p?: unknown) => ActionMessage)(type, payload);
+    if (state.status == 'ready') post(message);
+    else queue.push(message);
+  };
+
+  const handle: EmbedHandle<S> = {
+    surface,
+    origin,
+    get iframe() {
+      return iframe;
+    },
+    get ready() {
+      return ready;
+    },
+    get error() {
+      return state.error;
+    },
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    on: (type: string, fn: Function) => on(type, fn, false),
+    once: (type: string, fn: Function) => on(type, fn, true),
+    off: (type: string, fn: Function) => void handlers.get(nameOf(type))?.delete(fn),
+    send: send as EmbedHandle<S>['send'],
+    setColorScheme: (scheme) => send('set-color-scheme', { scheme }),
+    setTheme: (theme) => send('set-theme', theme),
+    setLocale: (locale) => send('set-locale', { locale }),
+    setFilter: (view: string, dimension?: string, value?: FilterValue) =>
+      send('set-filter', { filterUrlParameter: dimension === undefined ? view : filterUrlParameter(view, dimension, value!) }),
+    navigate: (path) => send('navigate', { path }),
+    refresh: () => send('refresh'),
+    reload: (session) =>
+      state.status == 'destroyed' ? Promise.reject(new EmbedError(ErrorCode.Destroyed, 'cannot reload after destroy()')) : load(session),
+    destroy() {
+      if (state.status == 'destroyed') return;
+      loads++;
+      abort?.abort();
+      clearTimeout(timer);
+      unmount();
+      queue = [];
+      sticky.clear();
+      handlers.clear();
+      settle[1](new EmbedError(ErrorCode.Destroyed, 'destroyed before ready'));
+      set('destroyed');
+      listeners.clear();
+    },
+  };
+  load();
+  return handle;
+}
+
+/**
+ * Embeds a published dashboard.
+ * @example
+ * ```ts
+ * const dashboard = embedDashboard({
+ *   container: '#dashboard',
+ *   baseUrl: 'https://acme.platform.example',
+ *   publicId: 'sales-overview',
+ *   session: () => fetch('/api/embed-session').then((r) => r.json()),
+ * });
+ * dashboard.on('drilldown', ({ member, value }) => console.log(member, value));
+ * dashboard.setColorScheme('dark'); // queued until ready
+ * ```
+ */
+export const embedDashboard = (options: DashboardEmbedOptions): EmbedHandle<'dashboard'> => createEmbed('dashboard', options);
+
+/** Embeds the standalone analytics chat. Without `session` it opens in private mode. */
+export const embedChat = (options: ChatEmbedOptions): EmbedHandle<'chat'> => createEmbed('chat', options);
+
+/** Embeds the creator-mode app of a deployment (needs a signed session). */
+export const embedApp = (options: AppEmbedOptions): EmbedHandle<'app'> => createEmbed('app', options);

@@ -1,0 +1,46 @@
+/**
+ * Every error code the SDK can raise, declared once. The {@link EmbedErrorCode} union is
+ * derived from it, so `switch (error.code)` is exhaustive-checked by TypeScript.
+ */
+export const ErrorCode = {
+  /** An option passed to the SDK cannot be used; the message says which and what to pass. */
+  InvalidOption: 'invalid-option',
+  /** An action payload does not match the action catalog; nothing was sent. */
+  InvalidAction: 'invalid-action',
+  /** The container element could not be found or is not attached to a document. */
+  NoContainer: 'no-container',
+  /** Mounting was attempted where there is no DOM (server rendering, Node). */
+  NoDom: 'no-dom',
+  /** The `session` function threw, rejected or returned no usable session id. */
+  Session: 'session',
+  /** The embed reported a fatal error (for example an expired or reused session). */
+  Fatal: 'fatal',
+  /** The embed did not report `ready` within `readyTimeout` milliseconds. */
+  Timeout: 'timeout',
+  /** The embed was destroyed; the pending operation was abandoned. */
+  Destroyed: 'destroyed',
+} as const;
+
+/** One of the {@link ErrorCode} values. */
+export type EmbedErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The only error class the SDK throws or reports. Session ids never appear in its message.
+ *
+ * @example
+ * ```ts
+ * handle.ready.catch((e) => {
+ *   if (e instanceof EmbedError && e.code === 'session') showRetry();
+ * });
+ * ```
+ */
+export class EmbedError extends Error {
+  /** What went wrong, as a stable machine-readable code. */
+  readonly code: EmbedErrorCode;
+
+  constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
+    super(`[platform-embed] ${message}`, options);
+    this.name = 'EmbedError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,32 @@
+import { EmbedError, ErrorCode } from './errors';
+
+// Hosts where plain http is allowed: development servers on this machine only.
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Normalizes a tenant base URL (tenant host or custom domain) to the exact origin that
+ * messages must come from and that actions are posted to: lowercase host, default port
+ * dropped, path, query and fragment ignored.
+ *
+ * Refuses anything that cannot be a tenant origin: empty, `*`, no scheme, schemes other
+ * than `https:` (plain `http:` only for `localhost`, `127.x.x.x` and `[::1]`), and URLs with
+ * embedded credentials.
+ *
+ * @throws {EmbedError} `invalid-option`, saying what to pass instead.
+ * @example
+ * ```ts
+ * normalizeBaseUrl('https://Acme.Platform.example:443/some/path'); // 'https://acme.platform.example'
+ * ```
+ */
+export function normalizeBaseUrl(baseUrl: string | URL): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(String(baseUrl).trim());
+  } catch {}
+  if (!url || !(url.protocol == 'https:' || (url.protocol == 'http:' && LOOPBACK.test(url.hostname))) || url.username || url.password)
+    throw new EmbedError(
+      ErrorCode.InvalidOption,
+      `baseUrl must be your tenant's https:// address (http:// only on localhost, no credentials), e.g. "https://acme.platform.example"; got ${JSON.stringify(String(baseUrl).slice(0, 80))}`,
+    );
+  return url.origin;
+}

@@ -1,0 +1,275 @@
+import { EmbedError, ErrorCode } from './errors';
+
+/*
+ * The message protocol of the platform's embeds, declared once as data.
+ *
+ * A field descriptor is either an array of allowed literal values (an enum), or a kind
+ * name from `KINDS` below, with alternatives joined by `|` and a trailing `?` for an
+ * optional field. Types, validators, action builders and the framework bindings' event
+ * props are all derived from these two tables: adding an event is a one-line change.
+ */
+
+/** The `source` field of every envelope, in both directions. */
+export const SOURCE = 'platform-embed';
+/** Prefix of every event type string (`platform:event:ready`, ...). */
+export const EVENT_PREFIX = 'platform:event:';
+/** Prefix of every action type string (`platform:action:refresh`, ...). */
+export const ACTION_PREFIX = 'platform:action:';
+
+/** The three embeddable surfaces. */
+export const SURFACES = ['dashboard', 'app', 'chat'] as const;
+
+/** The event catalog (embed to host), keyed by short event name. */
+export const EVENT_SCHEMAS = {
+  ready: {
+    embedTenant: 'string|null',
+    deploymentId: 'number|null',
+    mode: ['signed', 'private'],
+    surface: SURFACES,
+    publicId: 'string?',
+  },
+  view: { surface: SURFACES, path: 'string', publicId: 'string?', title: 'string?' },
+  navigate: { path: 'string', previousPath: 'string?' },
+  'dashboard-loaded': { publicId: 'string?', widgetCount: 'integer>=0?', loadDurationMs: 'number>=0?' },
+  download: {
+    format: ['csv', 'xlsx', 'png', 'pdf'],
+    target: ['widget', 'dashboard'],
+    widgetId: 'string?',
+    title: 'string?',
+    rowCount: 'integer>=0?',
+  },
+  drilldown: { member: 'string', value: 'any?', widgetId: 'string?' },
+  'ai-query': {
+    query: 'string',
+    status: ['submitted', 'completed', 'error'],
+    chatId: 'string?',
+    agentId: 'string?',
+  },
+  error: { message: 'string', name: 'string?', context: 'string?', fatal: 'boolean?' },
+} as const satisfies Record<string, Schema>;
+
+/** The action catalog (host to embed), keyed by short action name. `'*'` marks an open object. */
+export const ACTION_SCHEMAS = {
+  'set-color-scheme': { scheme: ['light', 'dark', 'auto'] },
+  'set-theme': { primaryColor: 'string?', borderRadius: 'number|string?', font: 'string?', '*': 'any' },
+  'set-locale': { locale: 'non-empty string' },
+  'set-filter': { filterUrlParameter: 'f_<view>.<dimension>=<JSON>' },
+  navigate: { path: 'string' },
+  refresh: {},
+} as const satisfies Record<string, Schema>;
+
+// The runtime check of each kind. Kind names read as the rule, so an error message can
+// quote the descriptor itself: `"widgetCount" must be integer>=0 (got -1)`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each check narrows its own input
+const KINDS: Record<string, (v: any) => boolean> = {
+  string: (v) => typeof v == 'string',
+  'non-empty string': (v) => typeof v == 'string' && v.trim() != '',
+  number: Number.isFinite,
+  'integer>=0': (v) => Number.isSafeInteger(v) && v >= 0,
+  'number>=0': (v) => Number.isFinite(v) && v >= 0,
+  boolean: (v) => typeof v == 'boolean',
+  any: () => true,
+  null: (v) => v === null,
+  'f_<view>.<dimension>=<JSON>': (v) => typeof v == 'string' && /^f_[^=.]+\.[^=]+=./s.test(v),
+};
+
+/** Maps each kind name of a field descriptor to its TypeScript type. */
+export interface KindTypes {
+  string: string;
+  'non-empty string': string;
+  number: number;
+  'integer>=0': number;
+  'number>=0': number;
+  boolean: boolean;
+  any: unknown;
+  null: null;
+  'f_<view>.<dimension>=<JSON>': FilterUrlParameter;
+}
+
+/** A `filterUrlParameter`: `f_<semantic_view>.<dimension>=<JSON>`. Build one with `filterUrlParameter()`. */
+export type FilterUrlParameter = `f_${string}.${string}=${string}`;
+
+/** A field descriptor: an enum of literals, or kind names joined by `|`, optionally ending in `?`. */
+export type FieldDescriptor = string | readonly (string | number | boolean)[];
+/** A payload schema: field name to descriptor. */
+export type Schema = { readonly [field: string]: FieldDescriptor };
+
+type KindsOf<S> = S extends `${infer A}|${infer B}` ? KindsOf<A> | KindsOf<B> : S extends keyof KindTypes ? KindTypes[S] : never;
+type FieldType<D> = D extends readonly (infer E)[] ? E : D extends `${infer K}?` ? KindsOf<K> : KindsOf<D>;
+type Optional<S> = { [K in keyof S]: S[K] extends `${string}?` ? K : never }[keyof S];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The payload type a schema describes (derived, never written by hand). */
+export type PayloadOf<S> = Simplify<
+  { -readonly [K in Exclude<keyof S, Optional<S> | '*'>]: FieldType<S[K]> } & {
+    -readonly [K in Exclude<Optional<S>, '*'>]?: FieldType<S[K]>;
+  } & ('*' extends keyof S ? { [key: string]: unknown } : unknown)
+>;
+
+/** An embed surface: `dashboard`, `app` or `chat`. */
+export type Surface = (typeof SURFACES)[number];
+/** Short event names: `ready`, `view`, `navigate`, `dashboard-loaded`, `download`, `drilldown`, `ai-query`, `error`. */
+export type EventName = keyof typeof EVENT_SCHEMAS;
+/** Short action names: `set-color-scheme`, `set-theme`, `set-locale`, `set-filter`, `navigate`, `refresh`. */
+export type ActionName = keyof typeof ACTION_SCHEMAS;
+/** Event name to payload type. */
+export type EventMap = { [K in EventName]: PayloadOf<(typeof EVENT_SCHEMAS)[K]> };
+/** Action name to payload type. */
+export type ActionMap = { [K in ActionName]: PayloadOf<(typeof ACTION_SCHEMAS)[K]> };
+/** A full event type string such as `platform:event:ready`. */
+export type EventType<K extends EventName = EventName> = `${typeof EVENT_PREFIX}${K}`;
+/** A full action type string such as `platform:action:refresh`. */
+export type ActionType<K extends ActionName = ActionName> = `${typeof ACTION_PREFIX}${K}`;
+
+/** Payload of `ready`. */
+export type ReadyPayload = EventMap['ready'];
+/** The brand theme object of `set-theme`; other keys are allowed. */
+export type EmbedTheme = ActionMap['set-theme'];
+/** A color scheme for `set-color-scheme`. */
+export type ColorScheme = ActionMap['set-color-scheme']['scheme'];
+
+/** A validated event envelope of a known event type. */
+export type EventMessage<K extends EventName = EventName> = {
+  [P in K]: {
+    source: typeof SOURCE;
+    direction: 'event';
+    type: EventType<P>;
+    payload: EventMap[P];
+    timestamp: number;
+    surface: Surface;
+  };
+}[K];
+
+/** A well-formed envelope of an event type this SDK version does not know; payload unchecked. */
+export interface UnknownEventMessage {
+  source: typeof SOURCE;
+  direction: 'event';
+  type: `${typeof EVENT_PREFIX}${string}`;
+  payload: Record<string, unknown>;
+  timestamp: number;
+  surface: Surface;
+}
+
+/** An action envelope as posted to the embed. It never carries `surface`. */
+export type ActionMessage<K extends ActionName = ActionName> = {
+  [P in K]: {
+    source: typeof SOURCE;
+    direction: 'action';
+    type: ActionType<P>;
+    payload: ActionMap[P];
+    timestamp: number;
+  };
+}[K];
+
+/** The result of {@link parseMessage}. */
+export type ParseResult =
+  | { ok: true; known: true; message: EventMessage }
+  | { ok: true; known: false; message: UnknownEventMessage }
+  | { ok: false; reason: string };
+
+/** The arguments after the type for an action: the payload, optional when it has no required field. */
+export type ActionArgs<K extends ActionName> = {} extends ActionMap[K] ? [payload?: ActionMap[K]] : [payload: ActionMap[K]];
+
+/** The map of short event names to full type strings. */
+export const EVENT_TYPES = /* @__PURE__ */ prefixed(EVENT_SCHEMAS, EVENT_PREFIX) as { readonly [K in EventName]: EventType<K> };
+/** The map of short action names to full type strings. */
+export const ACTION_TYPES = /* @__PURE__ */ prefixed(ACTION_SCHEMAS, ACTION_PREFIX) as {
+  readonly [K in ActionName]: ActionType<K>;
+};
+
+function prefixed(schemas: object, prefix: string) {
+  return Object.fromEntries(Object.keys(schemas).map((k) => [k, prefix + k]));
+}
+
+// Schemas are looked up in Maps, never on plain objects by a message's type: a type of
+// `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
+const EVENTS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(EVENT_SCHEMAS));
+const ACTIONS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(ACTION_SCHEMAS));
+const TYPE = /^platform:event:[\w-]{1,64}$/;
+
+/** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  Object.prototype.toString.call(v) == '[object Object]';
+
+const show = (v: unknown) =>
+  typeof v == 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v == 'number' ? v : v === null ? 'null' : typeof v;
+
+/**
+ * Checks a payload against a schema.
+ * @returns `undefined` when it matches, else the reason it does not.
+ */
+export function checkPayload(schema: Schema, payload: Record<string, unknown>): string | undefined {
+  for (const key in schema) {
+    const d = schema[key]!;
+    const v = payload[key];
+    const optional = typeof d == 'string' && d.endsWith('?');
+    if (key != '*' && !(optional && v === undefined)) {
+      if (typeof d == 'string' ? !(optional ? d.slice(0, -1) : d).split('|').some((k) => KINDS[k]!(v)) : !d.includes(v as string))
+        return `"${key}" must be ${typeof d == 'string' ? d.replace('?', ' when present') : d.join('|')} (got ${show(v)})`;
+    }
+  }
+}
+
+/**
+ * Validates a raw `MessageEvent.data` as an event envelope. Call it only after you have
+ * checked `event.source` and `event.origin` (reading `data` deserializes the payload).
+ *
+ * Known event types get their payload checked against the catalog; a well-formed type
+ * this version does not know is accepted with `known: false` and an unchecked payload.
+ * Extra payload fields are allowed and kept.
+ *
+ * @example
+ * ```ts
+ * const r = parseMessage(event.data);
+ * if (r.ok && r.known && r.message.type === EVENT_TYPES.ready) console.log(r.message.payload.mode);
+ * ```
+ */
+export function parseMessage(data: unknown): ParseResult {
+  if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };
+  const { type, payload } = data as { type: string; payload: Record<string, unknown> };
+  const field =
+    data.source !== SOURCE ? 'source'
+    : data.direction !== 'event' ? 'direction'
+    : typeof type != 'string' || !TYPE.test(type) ? 'type'
+    : !isPlainObject(payload) ? 'payload'
+    : !Number.isFinite(data.timestamp) ? 'timestamp'
+    : !SURFACES.includes(data.surface as Surface) ? 'surface'
+    : '';
+  if (field) return { ok: false, reason: `bad envelope field "${field}" (got ${show(data[field])})` };
+  const schema = EVENTS.get(type.slice(EVENT_PREFIX.length));
+  const problem = schema && checkPayload(schema, payload);
+  return problem ? { ok: false, reason: `${type}: ${problem}` } : ({ ok: true, known: !!schema, message: data } as ParseResult);
+}
+
+/** Strips the `platform:action:` or `platform:event:` prefix of a type string. */
+export const shortName = (type: string, prefix: string): string =>
+  type.slice(0, prefix.length) == prefix ? type.slice(prefix.length) : type;
+
+/**
+ * Builds an action envelope, validating the payload first. The payload is copied
+ * (structured clone), so later changes to the caller's object do not leak into a queued action.
+ *
+ * @throws {EmbedError} `invalid-action` when the type is unknown or the payload does not
+ *   match the catalog; the message names the field and the rule.
+ * @example
+ * ```ts
+ * iframe.contentWindow.postMessage(createAction('set-color-scheme', { scheme: 'dark' }), tenantOrigin);
+ * ```
+ */
+export function createAction<K extends ActionName>(
+  type: K | ActionType<K>,
+  ...[payload]: ActionArgs<K>
+): ActionMessage<K> {
+  const name = shortName(type, ACTION_PREFIX);
+  const schema = ACTIONS.get(name);
+  let copy: unknown = payload ?? {};
+  let problem = schema ? '' : `unknown action, use ${[...ACTIONS.keys()].join('|')}`;
+  try {
+    copy = structuredClone(copy);
+  } catch {
+    problem = 'payload cannot be cloned (no functions or DOM nodes)';
+  }
+  problem ||= isPlainObject(copy) ? (checkPayload(schema!, copy) ?? '') : 'payload must be an object';
+  if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${name}": ${problem}`);
+  return { source: SOURCE, direction: 'action', type: ACTION_PREFIX + name, payload: copy, timestamp: Date.now() } as ActionMessage<K>;
+}

@@ -1,0 +1,48 @@
+// The one rollup helper every package uses: ESM (.mjs) + CJS (.cjs) from src/index.ts,
+// and one bundled declaration file emitted as .d.mts and .d.cts (so each module
+// system gets types of its own kind, as @arethetypeswrong/cli expects).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import esbuild from 'rollup-plugin-esbuild';
+import { dts } from 'rollup-plugin-dts';
+
+/**
+ * @param {{ input?: Record<string,string> | string, banner?: string, extra?: import('rollup').RollupOptions[] }} [options]
+ * @returns {import('rollup').RollupOptions[]}
+ */
+export function packageConfig(options = {}) {
+  const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8'));
+  const deps = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
+  const external = (id) => id.startsWith('node:') || deps.some((d) => id === d || id.startsWith(`${d}/`));
+  const input = options.input ?? { index: 'src/index.ts' };
+  const onwarn = (warning, warn) => {
+    // 'use client' is put back by `banner`; rollup only says it dropped the directive.
+    if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+    warn(warning);
+  };
+  const output = (format, ext) => ({
+    dir: 'dist',
+    format,
+    entryFileNames: `[name].${ext}`,
+    chunkFileNames: `[name]-[hash].${ext}`,
+    banner: options.banner,
+    exports: 'named',
+    sourcemap: false,
+  });
+  return [
+    {
+      input,
+      external,
+      onwarn,
+      plugins: [esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
+      output: [output('es', 'mjs'), output('cjs', 'cjs')],
+    },
+    ...['mts', 'cts'].map((ext) => ({
+      input,
+      external,
+      plugins: [dts({ tsconfig: resolve('../../tsconfig.base.json'), compilerOptions: { paths: {} } })],
+      output: { dir: 'dist', entryFileNames: `[name].d.${ext}`, format: 'es' },
+    })),
+    ...(options.extra ?? []),
+  ];
+}
