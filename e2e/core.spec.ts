@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { resolve } from 'node:path';
+import { startStaticServer, type RunningServer } from './support/staticServer';
+
+// The core's built ESM, loaded by a host page on 127.0.0.1 that embeds a frame served from
+// localhost (another origin and another site), plus a hostile frame from a third origin.
+const coreDist = resolve(import.meta.dirname, '../packages/core/dist');
+
+const embedPage = (hostOrigin: string) => `<!doctype html><title>embed</title><script>
+  const post = (type, payload) => parent.postMessage({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' }, ${JSON.stringify(hostOrigin)});
+  addEventListener('message', (e) => {
+    if (e.origin !== ${JSON.stringify(hostOrigin)} || e.source !== parent) return;
+    document.body.dataset.last = JSON.stringify(e.data);
+    if (e.data.type === 'platform:action:navigate') post('navigate', { path: e.data.payload.path });
+  });
+  post('ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'p1' });
+</script>`;
+
+const hostilePage = (hostOrigin: string) => `<!doctype html><script>
+  const m = (type, payload) => ({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' });
+  // Perfect envelopes, posted again and again for as long as the test runs.
+  setInterval(() => {
+    parent.postMessage(m('ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' }), ${JSON.stringify(hostOrigin)});
+    parent.postMessage(m('navigate', { path: '/hostile' }), '*');
+  }, 20);
+</script>`;
+
+let host: RunningServer;
+let embed: RunningServer;
+let hostile: RunningServer;
+
+test.beforeAll(async () => {
+  host = await startStaticServer({ host: '127.0.0.1', mounts: { '/core/': coreDist } });
+  embed = await startStaticServer({ host: 'localhost', routes: (req, res) => {
+    if (!req.url?.startsWith('/embed/dashboard/')) return false;
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(embedPage(host.origin));
+    return true;
+  } });
+  hostile = await startStaticServer({ host: '127.0.0.1', routes: (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(hostilePage(host.origin));
+    return true;
+  } });
+});
+test.afterAll(async () => {
+  await Promise.all([host?.close(), embed?.close(), hostile?.close()]);
+});
+
+test('core across two real origins: ready, queued action, event back; a hostile third origin changes nothing', async ({ page }) => {
+  await page.goto(`${host.origin}/core/index.mjs`); // any page of the host origin
+  await page.setContent(`<div id="c" style="width:400px;height:300px"></div><iframe id="hostile" src="${hostile.origin}/x"></iframe>`, { waitUntil: 'load' });
+  const result = await page.evaluate(async ({ base }) => {
+    const { embedDashboard, listenerCount } = await import('/core/index.mjs');
+    const log: string[] = [];
+    const h = embedDashboard({ container: '#c', baseUrl: base, publicId: 'p1', session: async () => 'one-time-session' });
+    h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify(m.payload.path ?? '')));
+    h.navigate('/from-host');
+    const ready = await h.ready;
+    await new Promise((r) => setTimeout(r, 300));
+    const out = { ready, log, src: h.iframe!.src, listeners: listenerCount() };
+    h.destroy();
+    return { ...out, after: listenerCount(), frames: document.querySelectorAll('#c iframe').length };
+  }, { base: embed.origin });
+  expect(result.ready).toMatchObject({ mode: 'signed', publicId: 'p1' });
+  expect(result.src).toBe(`${embed.origin}/embed/dashboard/p1?session=one-time-session`);
+  expect(result.log).toEqual(['platform:event:ready ""', 'platform:event:navigate "/from-host"']);
+  expect(result.listeners).toBe(1);
+  expect(result.after).toBe(0);
+  expect(result.frames).toBe(0);
+});
