@@ -51,10 +51,11 @@ test('core across two real origins: ready, queued action, event back; a hostile 
   await page.goto(`${host.origin}/core/index.mjs`); // any page of the host origin
   await page.setContent(`<div id="c" style="width:400px;height:300px"></div><iframe id="hostile" src="${hostile.origin}/x"></iframe>`, { waitUntil: 'load' });
   const result = await page.evaluate(async ({ base }) => {
-    const { embedDashboard, listenerCount } = await import('/core/index.mjs');
+    const coreUrl = '/core/index.mjs'; // served by the host origin, imported in the page
+    const { embedDashboard, listenerCount } = (await import(coreUrl)) as typeof import('@platform-embed/core');
     const log: string[] = [];
     const h = embedDashboard({ container: '#c', baseUrl: base, publicId: 'p1', session: async () => 'one-time-session' });
-    h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify(m.payload.path ?? '')));
+    h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify((m.payload as { path?: string }).path ?? '')));
     h.navigate('/from-host');
     const ready = await h.ready;
     await new Promise((r) => setTimeout(r, 300));

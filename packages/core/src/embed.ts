@@ -196,6 +196,8 @@ export interface EmbedHandle<S extends Surface = Surface> {
 const EVENT_TYPE_READY = EVENT_PREFIX + 'ready';
 const EVENT_TYPE_ERROR = EVENT_PREFIX + 'error';
 const STICKY: string[] = /* @__PURE__ */ ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
+// Every session id used on this page: a session is single-use, across all embeds.
+const USED = new Set<string>();
 const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
 const noop = () => {};
 
@@ -213,15 +215,25 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     throw invalid('session must be a session id or a function returning a fresh one');
   // Built once now with a placeholder session, so a bad launch option throws here, not at load.
   buildEmbedUrl(surface, { ...o, session: source && '-' });
-  if (o.sandbox !== undefined && !/(?=.*\ballow-scripts\b)(?=.*\ballow-same-origin\b)/.test(o.sandbox))
+  // Tokens, not substrings: `allow-scripts-x` is not `allow-scripts`.
+  const tokens = typeof o.sandbox == 'string' ? o.sandbox.split(/\s+/) : [];
+  if (o.sandbox !== undefined && !(tokens.includes('allow-scripts') && tokens.includes('allow-same-origin')))
     throw invalid('sandbox must include allow-scripts and allow-same-origin');
+  const timeout = o.readyTimeout ?? 30000;
+  if (!(timeout >= 0 && timeout < Infinity)) throw invalid('readyTimeout must be a number of milliseconds >= 0');
+  if (![undefined, true, false].includes(o.debug as boolean) && typeof o.debug != 'function') throw invalid('debug must be a boolean or a function');
+  if (o.onDiagnostic !== undefined && typeof o.onDiagnostic != 'function') throw invalid('onDiagnostic must be a function');
   const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
   if (!container?.appendChild) throw new EmbedError(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
 
+  // Session ids seen on this page never reach a log line or an error message.
+  const redact = (text: string) => {
+    for (const id of USED) text = text.split(id).join('[redacted]');
+    return redactSession(text);
+  };
   const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
   const handlers = new Map<string, Map<Function, boolean>>();
   const listeners = new Set<(state: EmbedState) => void>();
-  const used = new Set<string>();
   const sticky = new Map<string, ActionMessage>();
   let queue: ActionMessage[] = [];
   let state: EmbedState = { status: 'loading', error: null, ready: null };
@@ -232,12 +244,16 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   let abort: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ready: Promise<ReadyPayload>;
-  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void];
+  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void] | undefined;
 
   const diagnose = (d: Diagnostic) => {
     log('dropped', d);
-    if (o.onDiagnostic) o.onDiagnostic(d);
-    else if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
+    try {
+      if (o.onDiagnostic) return o.onDiagnostic(d);
+    } catch (error) {
+      d = { kind: 'handler-error', type: 'onDiagnostic', error };
+    }
+    if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
   };
   // A host's bug stays the host's: a throwing handler is reported, the others still run.
   const call = (type: string, fn: Function, ...args: unknown[]) => {
@@ -255,7 +271,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     clearTimeout(timer);
     log(error.message);
     set('error', error);
-    settle[1](error);
+    settle![1](error);
   };
   const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
     for (const [fn, once] of [...(handlers.get(name) ?? [])]) {
@@ -287,12 +303,13 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       if (message.type == EVENT_TYPE_READY) {
         clearTimeout(timer);
         readyMessage = message as EventMessage<'ready'>;
-        set('ready', null, readyMessage.payload);
-        settle[0](readyMessage.payload);
-        // Queued actions go out before any ready handler runs, so their order is kept.
+        // Queued actions go out before any ready handler or state listener runs, so an
+        // action sent from one of those cannot overtake them.
         queue.splice(0).forEach(post);
+        set('ready', null, readyMessage.payload);
+        settle![0](readyMessage.payload);
       } else if (message.type == EVENT_TYPE_ERROR && (message as EventMessage<'error'>).payload.fatal)
-        fail(new EmbedError(ErrorCode.Fatal, `the embed failed: ${redactSession((message as EventMessage<'error'>).payload.message)}`));
+        fail(new EmbedError(ErrorCode.Fatal, `the embed failed: ${redact((message as EventMessage<'error'>).payload.message)}`));
       emit(message.type.slice(EVENT_PREFIX.length), message.payload, message);
     }
     emit('*', message, message);
@@ -305,24 +322,29 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     clearTimeout(timer);
     unmount();
     readyMessage = undefined;
-    // What the host set before stays set: replayed first, before anything newly queued.
-    queue = [...sticky.values(), ...queue];
+    // What the host set before stays set: replayed first, before anything newly queued
+    // (a Set, so that reloading twice before ready does not replay it twice).
+    queue = [...new Set([...sticky.values(), ...queue])];
+    const previous = settle;
     ready = new Promise<ReadyPayload>((...fns) => (settle = fns));
+    // Whoever awaits the superseded load's `ready` gets this load's outcome instead.
+    previous?.[0](ready as unknown as ReadyPayload);
     ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
     if (state.status != 'loading') set('loading');
     const { signal } = (abort = new AbortController());
     (async () => {
       // Yield once first: a mount undone in the same tick (React StrictMode) never mints a session.
       await 0;
+      if (id != loads) return;
       let id2: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
       if (id != loads) return;
       if (typeof id2 == 'object' && id2) id2 = id2.sessionId;
-      if (session !== undefined && (!id2 || typeof id2 != 'string' || used.has(id2)))
+      if (session !== undefined && (typeof id2 != 'string' || !id2.trim() || USED.has(id2)))
         throw new EmbedError(
           ErrorCode.Session,
-          id2 ? 'session already used: sessions are single-use, pass a function that mints one per load' : 'the session function returned no session id',
+          USED.has(id2 as string) ? 'session already used: sessions are single-use, pass a function that mints one per load' : 'no session id: return the sessionId of generate-session',
         );
-      if (id2) used.add(id2);
+      if (id2) USED.add(id2);
       const url = buildEmbedUrl(surface, { ...o, session: id2 });
       const frame = (iframe = document.createElement('iframe'));
       const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };
@@ -338,9 +360,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       listen(win, receive);
       log('mount', redactSession(url));
       if (o.readyTimeout !== 0)
-        timer = setTimeout(() => fail(new EmbedError(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), o.readyTimeout ?? 30000);
+        timer = setTimeout(() => fail(new EmbedError(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), timeout);
     })().catch((e: unknown) => {
-      if (id == loads) fail(e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${e}`, { cause: e }));
+      if (id == loads) fail(e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${redact(String(e))}`, { cause: e }));
     });
     return ready;
   };
@@ -402,10 +424,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       abort?.abort();
       clearTimeout(timer);
       unmount();
+      readyMessage = undefined;
       queue = [];
       sticky.clear();
       handlers.clear();
-      settle[1](new EmbedError(ErrorCode.Destroyed, 'destroyed before ready'));
+      settle![1](new EmbedError(ErrorCode.Destroyed, 'destroyed before ready'));
       set('destroyed');
       listeners.clear();
     },

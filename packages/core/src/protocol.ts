@@ -100,7 +100,7 @@ type Optional<S> = { [K in keyof S]: S[K] extends `${string}?` ? K : never }[key
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The payload type a schema describes (derived, never written by hand). */
-export type PayloadOf<S> = Simplify<
+export type PayloadOf<S> = [keyof S] extends [never] ? Record<string, never> : Simplify<
   { -readonly [K in Exclude<keyof S, Optional<S> | '*'>]: FieldType<S[K]> } & {
     -readonly [K in Exclude<Optional<S>, '*'>]?: FieldType<S[K]>;
   } & ('*' extends keyof S ? { [key: string]: unknown } : unknown)

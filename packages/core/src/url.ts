@@ -76,18 +76,19 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
   session?: string;
 }
 
-// Each boolean launch option with its default: only a value other than the default is
-// written, and only as the exact literal the platform reads (`true` / `false`).
-const FLAGS = {
-  allowExport: false,
-  showDashboardExportMenu: true,
-  showDashboardHeader: true,
-  showDashboardBackButton: true,
-  showDashboardTitle: true,
-  showDashboardEditButton: true,
-  showDashboardDuplicateButton: true,
-  showWorkbookBackButton: true,
-} as const;
+// The boolean launch options. Each is written only when it differs from its default
+// (`allowExport` defaults to false, the `show…` toggles to true), and only as the exact
+// literal the platform reads: `allowExport=true`, `show…=false`.
+const FLAGS = [
+  'allowExport',
+  'showDashboardExportMenu',
+  'showDashboardHeader',
+  'showDashboardBackButton',
+  'showDashboardTitle',
+  'showDashboardEditButton',
+  'showDashboardDuplicateButton',
+  'showWorkbookBackButton',
+] as const;
 
 const NAME = /^[^\s.=&#?/]+$/;
 const bad = (what: string): never => {
@@ -95,6 +96,8 @@ const bad = (what: string): never => {
 };
 const enc = encodeURIComponent;
 const nonEmpty = (v: unknown): v is string => typeof v == 'string' && v.trim() != '';
+// A path segment: `.` and `..` (even percent-encoded) would be resolved away by the URL parser.
+const segment = (v: unknown): v is string => nonEmpty(v) && !/^\.\.?$/.test(v);
 
 function member(key: string): string {
   const [view = '', dimension = '', ...rest] = key.split('.');
@@ -152,16 +155,16 @@ export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): strin
   const params: string[] = [];
   const add = (key: string, value: string) => params.push(`${enc(key)}=${enc(value)}`);
   const path =
-    surface == 'dashboard' ? `dashboard/${enc(nonEmpty(publicId) ? publicId : bad('publicId must be a non-empty string'))}`
+    surface == 'dashboard' ? `dashboard/${enc(segment(publicId) ? publicId : bad('publicId must be a non-empty string'))}`
     : surface == 'chat' ? 'chat'
-    : surface == 'app' ? `d/${enc(nonEmpty(id) || (Number.isSafeInteger(id) && (id as number) > 0) ? id! : bad('deploymentId must be a positive integer'))}/app`
+    : surface == 'app' ? `d/${/^[1-9]\d*$/.test(String(id)) ? id : bad('deploymentId must be a positive integer')}/app`
     : bad(`surface must be dashboard|chat|app, got ${JSON.stringify(surface)}`);
   if (session !== undefined) add(surface == 'chat' ? 'sessionId' : 'session', nonEmpty(session) ? session : bad('session must be a non-empty string'));
   else if (surface == 'app') bad('the app surface needs a signed session');
-  for (const flag in FLAGS) {
-    const value = options[flag as keyof typeof FLAGS];
+  for (const flag of FLAGS) {
+    const value = options[flag];
     if (value !== undefined && typeof value != 'boolean') bad(`${flag} must be true or false`);
-    if (value !== undefined && value != FLAGS[flag as keyof typeof FLAGS]) add(flag, String(value));
+    if (value === (flag[0] == 'a')) add(flag, String(value));
   }
   if (locale !== undefined) add('locale', nonEmpty(locale) ? locale : bad('locale must be a language code such as "es-MX"'));
   for (const option in MEMBER_OPTIONS) {

@@ -1,0 +1,323 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  ACTION_SCHEMAS,
+  EVENT_SCHEMAS,
+  SURFACES,
+  checkPayload,
+  createAction,
+  embedDashboard,
+  filterUrlParameter,
+  listenerCount,
+  parseMessage,
+  type EmbedHandle,
+  type EventName,
+  type FieldDescriptor,
+  type Schema,
+} from '../src/index';
+import { BASE, envelope, flush } from './helpers';
+
+// ---- Arbitraries derived from the catalog: valid payloads for every event and action ----
+
+const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,12}$/);
+const KIND_ARBITRARIES: Record<string, fc.Arbitrary<unknown>> = {
+  string: fc.string(),
+  'non-empty string': fc.string({ minLength: 1 }).filter((s) => s.trim() != ''),
+  number: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  'integer>=0': fc.maxSafeNat(),
+  'number>=0': fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }),
+  boolean: fc.boolean(),
+  any: fc.anything(),
+  null: fc.constant(null),
+  'f_<view>.<dimension>=<JSON>': fc.tuple(name, name, fc.dictionary(fc.string(), fc.jsonValue())).map(([v, d, value]) => filterUrlParameter(v, d, value as never)),
+};
+
+function fieldArbitrary(descriptor: FieldDescriptor): fc.Arbitrary<unknown> {
+  if (typeof descriptor != 'string') return fc.constantFrom(...descriptor);
+  const kinds = descriptor.replace(/\?$/, '').split('|');
+  return fc.oneof(
+    ...kinds.map((kind) => {
+      const arbitrary = KIND_ARBITRARIES[kind];
+      if (!arbitrary) throw new Error(`no arbitrary for kind "${kind}": add one to this test`);
+      return arbitrary;
+    }),
+  );
+}
+
+const extraKey = (schema: Schema) => fc.string().filter((k) => !(k in schema) && k != '__proto__');
+
+/** Valid payloads of a schema: every required field, some optional ones, and unknown extra fields. */
+function payloadArbitrary(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
+  const fields = Object.entries(schema).filter(([k]) => k != '*');
+  const shape = Object.fromEntries(fields.map(([k, d]) => [k, fieldArbitrary(d)]));
+  const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
+  return fc
+    .tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.anything(), { maxKeys: 3 }))
+    .map(([payload, extra]) => ({ ...extra, ...payload }));
+}
+
+const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
+const validEvent = fc.constantFrom(...eventNames).chain((event) =>
+  fc
+    .tuple(payloadArbitrary(EVENT_SCHEMAS[event]), fc.constantFrom(...SURFACES), fc.integer({ min: 0, max: 4e12 }))
+    .map(([payload, surface, timestamp]) => envelope(event, payload, { surface, timestamp })),
+);
+
+const DELETE = Symbol('delete');
+const ENVELOPE_FIELDS = ['source', 'direction', 'type', 'payload', 'timestamp', 'surface'];
+const hostile = fc.oneof(
+  fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withObjectString: true, withNullPrototype: true, withBigInt: true, withDate: true, withTypedArray: true, withSparseArray: true }),
+  fc.constantFrom(DELETE, NaN, Infinity, -1, '', 'platform:event:__proto__', 'platform:event:constructor', 'action', 'event', 'DASHBOARD', [], new Map(), Object.create(null)),
+);
+
+/** Valid envelopes with zero, one or two mutations of an envelope field or a payload field. */
+const nearValid = fc
+  .tuple(
+    validEvent,
+    fc.option(fc.oneof(fc.tuple(fc.constantFrom(...ENVELOPE_FIELDS), hostile), fc.tuple(fc.constant('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)))), fc.option(fc.tuple(fc.string(), fc.constantFrom(...Object.keys(EVENT_SCHEMAS.ready)), hostile)))
+  .map(([data, envelopeChange, payloadChange]) => {
+    const set = (target: Record<string, unknown>, key: string, value: unknown) => {
+      if (value === DELETE) delete target[key];
+      else target[key] = value;
+    };
+    if (payloadChange && data.payload && typeof data.payload == 'object') {
+      const payload = { ...(data.payload as Record<string, unknown>) };
+      const keys = Object.keys(payload);
+      set(payload, keys.length ? keys[payloadChange[0].length % keys.length]! : payloadChange[1], payloadChange[2]);
+      data.payload = payload;
+    }
+    if (envelopeChange) set(data, envelopeChange[0], envelopeChange[1]);
+    return data;
+  });
+
+// An independent reading of the envelope rules of security.md (rule 4), to compare with parseMessage.
+function envelopeIsValid(data: unknown): data is Record<string, unknown> {
+  const plain = (v: unknown) => typeof v == 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  if (!plain(data)) return false;
+  const d = data as Record<string, unknown>;
+  return (
+    d.source === 'platform-embed' &&
+    d.direction === 'event' &&
+    typeof d.type == 'string' &&
+    /^platform:event:[A-Za-z0-9_-]{1,64}$/.test(d.type) &&
+    plain(d.payload) &&
+    typeof d.timestamp == 'number' &&
+    Number.isFinite(d.timestamp) &&
+    (SURFACES as readonly unknown[]).includes(d.surface)
+  );
+}
+
+const knownSchema = (type: string): Schema | undefined =>
+  Object.hasOwn(EVENT_SCHEMAS, type.slice('platform:event:'.length)) ? EVENT_SCHEMAS[type.slice('platform:event:'.length) as EventName] : undefined;
+
+// ---- The controller under test: one embed, every typed handler and the catch-all recorded ----
+
+type Listener = (event: MessageEvent) => void;
+let handle: EmbedHandle;
+let ours: Window;
+let others: (Window | null)[];
+let onMessage: Listener;
+let typed: { name: string; payload: unknown; message: unknown }[] = [];
+let any: unknown[] = [];
+
+beforeAll(async () => {
+  document.body.innerHTML = '<div id="c"></div><iframe id="other"></iframe>';
+  const add = vi.spyOn(window, 'addEventListener');
+  handle = embedDashboard({ container: '#c', baseUrl: BASE, publicId: 'p', session: 'prop-session', readyTimeout: 0, onDiagnostic: () => {} });
+  await flush();
+  ours = handle.iframe!.contentWindow!;
+  others = [(document.getElementById('other') as HTMLIFrameElement).contentWindow, window, null];
+  onMessage = add.mock.calls.find(([type]) => type == 'message')![1] as Listener;
+  add.mockRestore();
+  for (const event of eventNames) handle.on(event, (payload: unknown, message: unknown) => typed.push({ name: event, payload, message }));
+  handle.on('*', (message) => any.push(message));
+});
+
+afterAll(() => {
+  handle.destroy();
+  expect(listenerCount()).toBe(0);
+});
+
+beforeEach(() => {
+  typed = [];
+  any = [];
+});
+
+/** A fake MessageEvent whose reads are counted, passed straight to the page listener so a throw is seen. */
+function fakeEvent(source: unknown, origin: string, data: unknown) {
+  const reads = { data: 0 };
+  const event = {
+    source,
+    origin,
+    get data() {
+      reads.data++;
+      return data;
+    },
+  } as unknown as MessageEvent;
+  return { event, reads };
+}
+
+function expectTypedCallsValid() {
+  for (const call of typed) {
+    const message = call.message as { type: string; payload: unknown };
+    expect(message.type).toBe(`platform:event:${call.name}`);
+    expect(message.payload).toBe(call.payload);
+    expect(checkPayload(EVENT_SCHEMAS[call.name as EventName], call.payload as Record<string, unknown>)).toBeUndefined();
+  }
+}
+
+describe('the page listener, from our iframe and origin', () => {
+  test('never throws on arbitrary data, and typed handlers only get payloads their schema accepts', () => {
+    fc.assert(
+      fc.property(hostile, (data) => {
+        typed = [];
+        expect(() => onMessage(fakeEvent(ours, BASE, data).event)).not.toThrow();
+        expectTypedCallsValid();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('near-valid envelopes: a typed call exactly when the envelope and the payload are valid', () => {
+    const seen = { typed: 0, untypedOnly: 0, dropped: 0 };
+    fc.assert(
+      fc.property(nearValid, (data) => {
+        typed = [];
+        any = [];
+        expect(() => onMessage(fakeEvent(ours, BASE, data).event)).not.toThrow();
+        expectTypedCallsValid();
+        const valid = envelopeIsValid(data);
+        const schema = valid ? knownSchema(data.type as string) : undefined;
+        const payloadOk = !!schema && checkPayload(schema, data.payload as Record<string, unknown>) === undefined;
+        expect(typed).toHaveLength(payloadOk ? 1 : 0);
+        // The catch-all gets every valid envelope: known with a valid payload, or of an unknown type.
+        expect(any).toHaveLength(valid && (!schema || payloadOk) ? 1 : 0);
+        if (any.length) expect(any[0]).toBe(data);
+        seen[typed.length ? 'typed' : any.length ? 'untypedOnly' : 'dropped']++;
+      }),
+      { numRuns: 1000 },
+    );
+    // The generator must exercise all three outcomes, or the property above proves little.
+    expect(Math.min(seen.typed, seen.untypedOnly, seen.dropped)).toBeGreaterThan(20);
+  });
+
+  test('valid generated events always reach their typed handler and the catch-all', () => {
+    fc.assert(
+      fc.property(validEvent, (data) => {
+        typed = [];
+        any = [];
+        window.dispatchEvent(new MessageEvent('message', { source: ours, origin: BASE, data }));
+        expect(typed).toHaveLength(1);
+        expect(typed[0]!.payload).toBe(data.payload);
+        expect(any).toEqual([data]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('untrusted senders never reach a handler', () => {
+  test('another window (or none), any origin: no handler, data never read', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1, 2), fc.oneof(fc.constant(BASE), fc.webUrl().map((u) => new URL(u).origin), fc.string()), validEvent, (which, origin, data) => {
+        const { event, reads } = fakeEvent(others[which], origin, data);
+        onMessage(event);
+        expect(reads.data).toBe(0);
+        expect(typed).toEqual([]);
+        expect(any).toEqual([]);
+      }),
+    );
+  });
+
+  test('an arbitrary value as event.source: no handler, data never read, no throw', () => {
+    fc.assert(
+      fc.property(fc.anything({ withMap: true, withSet: true, withNullPrototype: true }), validEvent, (source, data) => {
+        const { event, reads } = fakeEvent(source, BASE, data);
+        expect(() => onMessage(event)).not.toThrow();
+        expect(reads.data).toBe(0);
+        expect(typed).toEqual([]);
+      }),
+    );
+  });
+
+  test('our window with any other origin: no handler, data never read', () => {
+    const nearMisses = fc.constantFrom('null', '', 'http://tenant.example', 'https://tenant.example:443', 'https://tenant.example.evil', 'https://TENANT.EXAMPLE', `${BASE}/`, ` ${BASE}`);
+    const origin = fc.oneof(nearMisses, fc.webUrl().map((u) => new URL(u).origin), fc.string(), fc.string().map((s) => BASE + s)).filter((o) => o !== BASE);
+    fc.assert(
+      fc.property(origin, validEvent, (o, data) => {
+        const { event, reads } = fakeEvent(ours, o, data);
+        onMessage(event);
+        expect(reads.data).toBe(0);
+        expect(typed).toEqual([]);
+        expect(any).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('validators', () => {
+  test('parseMessage never throws, and accepts only what it returns unchanged', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostile, nearValid), (data) => {
+        const result = parseMessage(data);
+        if (result.ok) {
+          expect(result.message).toBe(data);
+          expect(envelopeIsValid(data)).toBe(true);
+        } else expect(typeof result.reason).toBe('string');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('parseMessage agrees with an independent reading of the envelope rules', () => {
+    fc.assert(
+      fc.property(nearValid, (data) => {
+        const result = parseMessage(data);
+        if (!envelopeIsValid(data)) expect(result.ok).toBe(false);
+        else if (!knownSchema(data.type as string)) expect(result).toMatchObject({ ok: true, known: false });
+        else expect(result.ok).toBe(checkPayload(knownSchema(data.type as string)!, data.payload as Record<string, unknown>) === undefined);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test.each(eventNames)('every generated valid %s payload is accepted', (event) => {
+    fc.assert(
+      fc.property(payloadArbitrary(EVENT_SCHEMAS[event]), (payload) => {
+        expect(checkPayload(EVENT_SCHEMAS[event], payload)).toBeUndefined();
+        expect(parseMessage(envelope(event, payload))).toMatchObject({ ok: true, known: true });
+      }),
+    );
+  });
+
+  test.each(Object.keys(ACTION_SCHEMAS) as (keyof typeof ACTION_SCHEMAS)[])('every generated valid %s action payload is accepted and copied', (action) => {
+    // Actions must be cloneable: extra fields come from JSON values only.
+    const schema: Schema = ACTION_SCHEMAS[action];
+    const fields = Object.entries(schema).filter(([k]) => k != '*');
+    const shape = Object.fromEntries(fields.map(([k, d]) => [k, d === 'any' ? fc.jsonValue() : fieldArbitrary(d)]));
+    const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
+    const payloads = fc.tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.jsonValue(), { maxKeys: 3 })).map(([p, extra]) => ({ ...extra, ...p }));
+    fc.assert(
+      fc.property(payloads, (payload) => {
+        const message = (createAction as (t: string, p: unknown) => { type: string; payload: unknown })(action, payload);
+        expect(message.type).toBe(`platform:action:${action}`);
+        expect(message.payload).toEqual(payload);
+        expect(message.payload).not.toBe(payload);
+      }),
+    );
+  });
+
+  test('createAction never throws anything but an EmbedError', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom(...Object.keys(ACTION_SCHEMAS)), fc.string()), hostile, (action, payload) => {
+        try {
+          (createAction as (t: string, p: unknown) => unknown)(action, payload);
+        } catch (e) {
+          expect((e as { code?: string }).code).toBe('invalid-action');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

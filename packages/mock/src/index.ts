@@ -1,0 +1,16 @@
+export { startMockPlatform, MockPlatformError, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
+export {
+  PlatformState,
+  type ConsumeResult,
+  type ExternalUserSnapshot,
+  type GenerateSessionResult,
+  type MockApiKey,
+  type MockAttributeDefinition,
+  type MockAttributeType,
+  type MockAttributeValue,
+  type MockEmbedTenant,
+  type MockGroup,
+  type PlatformStateOptions,
+  type SessionSnapshot,
+} from './platformState';
+export { DEFAULT_DASHBOARDS, DEFAULT_WIDGETS, type MockDashboard, type MockWidget } from './demoData';

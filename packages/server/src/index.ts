@@ -1,0 +1,25 @@
+export { validateSessionRequest } from './validateSessionRequest';
+export {
+  createSessionClient,
+  type GenerateSessionOptions,
+  type SessionClient,
+  type SessionClientOptions,
+} from './createSessionClient';
+export { createSessionHandler, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
+export { toNodeHandler, type NodeHandlerOptions, type NodeRequestLike, type NodeResponseLike } from './toNodeHandler';
+export { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode, type PlatformApiErrorDetails } from './platformApiError';
+export {
+  USER_ATTRIBUTE_TYPES,
+  type ExternalUserSessionRequest,
+  type GenerateSessionRequest,
+  type GenerateSessionResponse,
+  type GroupDefinition,
+  type InternalUserSessionRequest,
+  type SessionRequestCommon,
+  type SessionRequestValidation,
+  type SessionSettings,
+  type UserAttributeDefinition,
+  type UserAttributeType,
+  type UserAttributeValue,
+  type UserProfile,
+} from './types';

@@ -1,0 +1,63 @@
+import { describe, expectTypeOf, test } from 'vitest';
+import {
+  createSessionClient,
+  createSessionHandler,
+  toNodeHandler,
+  type GenerateSessionRequest,
+  type PlatformApiError,
+  type PlatformApiErrorCode,
+  type SessionRequestValidation,
+  type SessionUser,
+} from '@platform-embed/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+describe('request types', () => {
+  test('exactly one of externalId / internalId, nothing user-changing with internalId', () => {
+    expectTypeOf<{ deploymentId: 1; externalId: 'a'; groups: ['x'] }>().toExtend<GenerateSessionRequest>();
+    expectTypeOf<{ deploymentId: 1; internalId: 'alice'; settings: { showDashboardChat: false } }>().toExtend<GenerateSessionRequest>();
+    // @ts-expect-error groups are not allowed with internalId
+    const a: GenerateSessionRequest = { deploymentId: 1, internalId: 'alice', groups: ['x'] };
+    // @ts-expect-error not both ids
+    const b: GenerateSessionRequest = { deploymentId: 1, internalId: 'alice', externalId: 'a' };
+    // @ts-expect-error deploymentId is required
+    const c: GenerateSessionRequest = { externalId: 'a' };
+    // @ts-expect-error attribute values are not booleans
+    const d: GenerateSessionRequest = { deploymentId: 1, externalId: 'a', userAttributes: [{ name: 'r', value: true }] };
+    // @ts-expect-error definition type outside the allowed set
+    const e: GenerateSessionRequest = { deploymentId: 1, externalId: 'a', userAttributeDefinitions: [{ name: 'r', type: 'boolean' }] };
+    void [a, b, c, d, e];
+  });
+
+  test('validation result narrows', () => {
+    const r = {} as SessionRequestValidation;
+    if (r.ok) expectTypeOf(r.request).toEqualTypeOf<GenerateSessionRequest>();
+    else expectTypeOf(r).toEqualTypeOf<{ ok: false; field: string; rule: string; message: string }>();
+  });
+
+  test('error codes are a closed union', () => {
+    expectTypeOf<PlatformApiError['code']>().toEqualTypeOf<PlatformApiErrorCode>();
+    expectTypeOf<'timeout'>().toExtend<PlatformApiErrorCode>();
+    expectTypeOf<'nope'>().not.toExtend<PlatformApiErrorCode>();
+  });
+});
+
+describe('client and handlers', () => {
+  test('generateSession resolves to { sessionId }', () => {
+    const client = createSessionClient({ baseUrl: 'https://x.example', apiKey: 'k' });
+    expectTypeOf(client.generateSession).returns.resolves.toEqualTypeOf<{ sessionId: string }>();
+  });
+
+  test('resolveUser may leave deploymentId to the option', () => {
+    expectTypeOf<{ externalId: 'u' }>().toExtend<SessionUser>();
+    // @ts-expect-error still no groups with internalId
+    const u: SessionUser = { internalId: 'a', groups: [] };
+    void u;
+    expectTypeOf(createSessionHandler).returns.toEqualTypeOf<(request: Request) => Promise<Response>>();
+  });
+
+  test("toNodeHandler fits Node's http types", () => {
+    type NodeHandler = ReturnType<typeof toNodeHandler>;
+    expectTypeOf<IncomingMessage>().toExtend<Parameters<NodeHandler>[0]>();
+    expectTypeOf<ServerResponse>().toExtend<Parameters<NodeHandler>[1]>();
+  });
+});
