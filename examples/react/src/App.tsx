@@ -1,0 +1,83 @@
+import { useRef, useState } from 'react';
+import { usePlatformEmbed, type EmbedHandle, type EventMessage, type UnknownEventMessage } from '@platform-embed/react';
+
+export interface DemoConfig {
+  baseUrl: string;
+  publicId: string;
+}
+
+// This host's own backend route mints a fresh single-use session for every load.
+async function mintSession(): Promise<{ sessionId: string }> {
+  const response = await fetch('/api/session', { method: 'POST' });
+  if (!response.ok) throw new Error(`the session route answered ${response.status}`);
+  return response.json();
+}
+
+type Logged = { id: number; event: string; payload: unknown };
+
+export function App({ config }: { config: DemoConfig }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [log, setLog] = useState<Logged[]>([]);
+  const { state, embed } = usePlatformEmbed(box, {
+    surface: 'dashboard',
+    baseUrl: config.baseUrl,
+    publicId: config.publicId,
+    session: mintSession,
+    allowExport: true,
+    title: 'Sales overview',
+    // The catch-all: every validated event, typed as the union of the catalog's envelopes.
+    onEvent: (message: EventMessage | UnknownEventMessage) =>
+      setLog((entries) => [...entries, { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload }]),
+  });
+
+  const actions: [string, string, (e: EmbedHandle<'dashboard'>) => unknown][] = [
+    ['scheme-dark', 'Dark', (e) => e.setColorScheme('dark')],
+    ['scheme-light', 'Light', (e) => e.setColorScheme('light')],
+    ['theme', 'Brand theme', (e) => e.setTheme({ primaryColor: '#e4572e', borderRadius: 12 })],
+    ['locale', 'es-MX', (e) => e.setLocale('es-MX')],
+    ['filter', 'Filter: completed', (e) => e.setFilter('orders', 'status', { value: 'completed' })],
+    ['navigate', 'Go to revenue', (e) => e.navigate('/widgets/revenue')],
+    ['refresh', 'Refresh', (e) => e.refresh()],
+    ['reload', 'Reload (new session)', (e) => e.reload().catch(() => {})],
+  ];
+
+  return (
+    <>
+      <header>
+        <h1>React host</h1>
+        <span className="sub">@platform-embed/react · usePlatformEmbed</span>
+      </header>
+      <main>
+        <div id="embed" ref={box} />
+        <aside>
+          <section className="panel">
+            <h2>Embed</h2>
+            <p className="status" title={state.error?.message}>
+              status: <b data-testid="status">{state.status}</b>
+            </p>
+          </section>
+          <section className="panel">
+            <h2>Actions</h2>
+            <div className="actions">
+              {actions.map(([name, label, run]) => (
+                <button key={name} data-action={name} onClick={() => embed && run(embed)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+          </section>
+          <section className="panel">
+            <h2>Events</h2>
+            <ol className="log" data-testid="event-log">
+              {log.map((entry) => (
+                <li key={entry.id} data-event={entry.event}>
+                  {JSON.stringify(entry.payload)}
+                </li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </main>
+    </>
+  );
+}
