@@ -115,7 +115,7 @@ for (const name of ['html', 'react', 'vue'] as const) {
 
       // Loading the frame again with its spent session: the platform refuses it, the embed
       // reports a fatal error, and the host shows the error state.
-      await page.locator('#embed iframe').evaluate((f: HTMLIFrameElement) => (f.src = f.src));
+      await page.locator('#embed iframe').evaluate((f: HTMLIFrameElement) => f.setAttribute('src', f.getAttribute('src')!));
       await expect.poll(() => last(page, 'error')).toMatchObject({ fatal: true });
       await expect(page.getByTestId('status')).toHaveText('error');
       await expect(page.frameLocator('#embed iframe').getByTestId('fatal-error')).toBeVisible();

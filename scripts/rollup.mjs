@@ -17,7 +17,7 @@ export function packageConfig(options = {}) {
   const input = options.input ?? { index: 'src/index.ts' };
   const onwarn = (warning, warn) => {
     // 'use client' is put back by `banner`; rollup only says it dropped the directive.
-    if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+    if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'SOURCEMAP_ERROR') return;
     warn(warning);
   };
   const output = (format, ext) => ({

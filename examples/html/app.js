@@ -1,4 +1,5 @@
 // The host page of the script-tag demo. No build step: the SDK is the global `PlatformEmbed`.
+/* global PlatformEmbed */
 (async () => {
   const config = await (await fetch('/config.json')).json();
 

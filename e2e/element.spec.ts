@@ -1,0 +1,133 @@
+import { expect, test } from '@playwright/test';
+import { resolve } from 'node:path';
+import type * as ElementPackage from '../packages/element/src/index';
+import { startStaticServer, type RunningServer } from './support/staticServer';
+
+// The script-tag bundle (core included), loaded with one <script> tag by a host page on
+// 127.0.0.1 whose backend mints sessions at /api/session, embedding a fake embed on localhost.
+const elementDist = resolve(import.meta.dirname, '../packages/element/dist');
+
+type Page = Window & { PlatformEmbed: typeof ElementPackage; log: string[] };
+
+const embedPage = (hostOrigin: string) => `<!doctype html><title>embed</title><script>
+  const post = (type, payload) => parent.postMessage({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' }, ${JSON.stringify(hostOrigin)});
+  const received = [];
+  addEventListener('message', (e) => {
+    if (e.origin !== ${JSON.stringify(hostOrigin)} || e.source !== parent) return;
+    received.push(e.data.type.replace('platform:action:', '') + ' ' + JSON.stringify(e.data.payload));
+    document.body.dataset.received = JSON.stringify(received);
+    if (e.data.type === 'platform:action:navigate') post('navigate', { path: e.data.payload.path });
+  });
+  post('ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: location.pathname.split('/').pop() });
+</script>`;
+
+const hostPage = (embedOrigin: string) => `<!doctype html><title>host</title>
+<script src="/element/platform-embed.min.js"></script>
+<script>
+  window.log = [];
+  for (const type of ['platform-ready', 'platform-navigate', 'platform-statechange'])
+    document.addEventListener(type, (e) => log.push(type + ' ' + JSON.stringify(type === 'platform-statechange' ? e.detail.status : e.detail) + (e.message ? ' ' + e.message.surface : '')));
+</script>
+<platform-dashboard base-url="${embedOrigin}" public-id="p1" session-url="/api/session" color-scheme="dark" allow-export
+  style="display:block;width:400px;height:300px"></platform-dashboard>`;
+
+let host: RunningServer;
+let embed: RunningServer;
+const sessionRequests: { method?: string; body: string }[] = [];
+
+test.beforeAll(async () => {
+  embed = await startStaticServer({
+    host: 'localhost',
+    routes: (req, res) => {
+      if (!req.url?.startsWith('/embed/dashboard/')) return false;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(embedPage(host.origin));
+      return true;
+    },
+  });
+  host = await startStaticServer({
+    host: '127.0.0.1',
+    mounts: { '/element/': elementDist },
+    pages: { '/': hostPage(embed.origin) },
+    routes: async (req, res) => {
+      if (req.url !== '/api/session') return false;
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      sessionRequests.push({ method: req.method, body });
+      res.writeHead(req.method === 'POST' ? 200 : 405, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ sessionId: `minted-${sessionRequests.length}` }));
+      return true;
+    },
+  });
+});
+test.afterAll(async () => {
+  await Promise.all([host?.close(), embed?.close()]);
+});
+
+test('script tag: <platform-dashboard> across two origins with session-url, events, actions, reload and removal', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${host.origin}/`);
+  await page.waitForFunction(() => (window as unknown as Page).log.some((l) => l.startsWith('platform-ready')));
+
+  const mounted = await page.evaluate(() => {
+    const { PlatformEmbed } = window as unknown as Page;
+    const el = document.querySelector('platform-dashboard')!;
+    return {
+      globals: ['embedDashboard', 'createAction', 'defineElements', 'listenerCount'].map((k) => typeof PlatformEmbed[k as keyof typeof PlatformEmbed]),
+      defined: customElements.get('platform-dashboard') === PlatformEmbed.PlatformDashboardElement,
+      src: el.querySelector('iframe')!.src,
+      status: el.state.status,
+      listeners: PlatformEmbed.listenerCount(),
+    };
+  });
+  expect(mounted).toEqual({
+    globals: ['function', 'function', 'function', 'function'],
+    defined: true,
+    src: `${embed.origin}/embed/dashboard/p1?session=minted-1&allowExport=true`,
+    status: 'ready',
+    listeners: 1,
+  });
+  expect(sessionRequests).toEqual([{ method: 'POST', body: '' }]);
+
+  // An action method reaches the frame (after the color scheme held until ready), and the frame's answer comes back as a DOM event.
+  await page.evaluate(() => document.querySelector('platform-dashboard')!.navigate('/from-host'));
+  await page.waitForFunction(() => (window as unknown as Page).log.some((l) => l.startsWith('platform-navigate')));
+  const frame = page.frames().find((f) => f.url().startsWith(`${embed.origin}/embed/dashboard/p1`))!;
+  expect(JSON.parse((await frame.evaluate(() => document.body.dataset.received))!)).toEqual([
+    'set-color-scheme {"scheme":"dark"}',
+    'navigate {"path":"/from-host"}',
+  ]);
+
+  // reload() asks the host backend for a fresh session.
+  await page.evaluate(() => document.querySelector('platform-dashboard')!.reload());
+  expect(await page.evaluate(() => document.querySelector('platform-dashboard iframe')!.getAttribute('src'))).toBe(
+    `${embed.origin}/embed/dashboard/p1?session=minted-2&allowExport=true`,
+  );
+  expect(sessionRequests).toHaveLength(2);
+
+  // Removing the element destroys the embed.
+  const removed = await page.evaluate(async () => {
+    const { PlatformEmbed } = window as unknown as Page;
+    const el = document.querySelector('platform-dashboard')!;
+    const states: string[] = [];
+    // Detached, the element's events no longer reach the document.
+    el.addEventListener('platform-statechange', (e) => states.push(e.detail.status));
+    el.remove();
+    await new Promise((r) => setTimeout(r, 50));
+    return { frames: document.querySelectorAll('iframe').length, listeners: PlatformEmbed.listenerCount(), states, handle: el.handle };
+  });
+  expect(removed).toEqual({ frames: 0, listeners: 0, states: ['destroyed'], handle: null });
+
+  const log = await page.evaluate(() => (window as unknown as Page).log);
+  expect(log).toEqual([
+    'platform-statechange "loading"',
+    'platform-statechange "ready"',
+    'platform-ready {"embedTenant":null,"deploymentId":1,"mode":"signed","surface":"dashboard","publicId":"p1"} dashboard',
+    'platform-navigate {"path":"/from-host"} dashboard',
+    'platform-statechange "loading"',
+    'platform-statechange "ready"',
+    'platform-ready {"embedTenant":null,"deploymentId":1,"mode":"signed","surface":"dashboard","publicId":"p1"} dashboard',
+  ]);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,74 @@
+/*
+ * JSX typings for React 19 and Vue templates. They reference only this package's types and
+ * the DOM's (never a React or Vue type by name), so the augmentations compile, and do nothing,
+ * in a project without React or Vue installed, even with `skipLibCheck: false`.
+ */
+import type { ColorScheme, SessionSource } from '@platform-embed/core';
+import type { PlatformElementEventMap } from './elementEvents';
+import type { PlatformAppElement, PlatformChatElement, PlatformDashboardElement } from './elements';
+import type { FlagAttribute, JsonAttribute, StringAttribute } from './platformElement';
+
+/**
+ * The attributes of the elements, as written in markup (strings). `base-url` is required, and
+ * `public-id` / `deployment-id` on the surface that needs it.
+ */
+export type PlatformElementAttributes<Required extends string = never> = {
+  [A in Exclude<StringAttribute | JsonAttribute | 'session-url' | 'iframe-title' | 'theme', Required | 'session'>]?: string;
+} & { [A in Required]: A extends 'deployment-id' ? string | number : string } & {
+  /** `true` or `"true"` opts in, `"false"` turns a default-on control off (a boolean `false` only removes the attribute). */
+  [A in FlagAttribute]?: true | 'true' | 'false' | (A extends 'allow-export' ? false : never);
+} & {
+  'color-scheme'?: ColorScheme;
+  'ready-timeout'?: string | number;
+};
+
+/** JSX props of an element: its attributes, the `session` property, and common HTML attributes. */
+export type PlatformElementJsxProps<T, Required extends string = never> = PlatformElementAttributes<'base-url' | Required> & {
+  /** A session id or a function minting one per load (set as a property). */
+  session?: SessionSource;
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: string | { [property: string]: string | number | undefined };
+  slot?: string;
+  hidden?: boolean;
+  children?: unknown;
+  ref?: { current: T | null } | ((element: T | null) => void | (() => void)) | null;
+};
+
+/** React 19 event props: `onplatform-ready={(e) => e.detail.mode}` listens for `platform-ready`. */
+export type PlatformElementReactEvents = {
+  [K in keyof PlatformElementEventMap as `on${K}`]?: (event: PlatformElementEventMap[K]) => void;
+};
+
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+
+/** Vue event props (`@platform-ready` in a template), as `onPlatformReady` and `'onPlatform-ready'`. */
+export type PlatformElementVueEvents = {
+  [K in keyof PlatformElementEventMap as `on${Capitalize<K>}` | `on${Capitalize<Camel<K>>}`]?: (event: PlatformElementEventMap[K]) => void;
+};
+
+/** A Vue `GlobalComponents` entry for a custom element: the element instance plus template props. */
+export type PlatformVueElement<T, Required extends string = never> = new () => T & {
+  /** For template type checking only. */
+  $props: PlatformElementJsxProps<T, Required> & PlatformElementVueEvents;
+};
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React 19 declares JSX as a namespace of the module
+  namespace JSX {
+    interface IntrinsicElements {
+      'platform-dashboard': PlatformElementJsxProps<PlatformDashboardElement, 'public-id'> & PlatformElementReactEvents;
+      'platform-chat': PlatformElementJsxProps<PlatformChatElement> & PlatformElementReactEvents;
+      'platform-app': PlatformElementJsxProps<PlatformAppElement, 'deployment-id'> & PlatformElementReactEvents;
+    }
+  }
+}
+
+declare module 'vue' {
+  interface GlobalComponents {
+    'platform-dashboard': PlatformVueElement<PlatformDashboardElement, 'public-id'>;
+    'platform-chat': PlatformVueElement<PlatformChatElement>;
+    'platform-app': PlatformVueElement<PlatformAppElement, 'deployment-id'>;
+  }
+}

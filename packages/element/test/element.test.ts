@@ -1,0 +1,365 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import {
+  EmbedError,
+  PlatformAppElement,
+  PlatformChatElement,
+  PlatformDashboardElement,
+  PlatformElement,
+  defineElements,
+  listenerCount,
+  type EmbedState,
+  type PlatformEvent,
+} from '../src/index';
+
+const TENANT = 'https://tenant.example';
+const READY = { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** Posts an event as the element's iframe would. */
+function fromFrame(el: PlatformElement, type: string, payload: object, origin = TENANT) {
+  window.dispatchEvent(
+    new MessageEvent('message', {
+      origin,
+      source: el.handle!.iframe!.contentWindow,
+      data: { source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: 5, surface: el.surface },
+    }),
+  );
+}
+
+/** Parses markup into the body and returns its first element once mounted (iframe present). */
+async function mount<T extends PlatformElement = PlatformDashboardElement>(html: string): Promise<T> {
+  document.body.innerHTML = html;
+  const el = document.body.firstElementChild as T;
+  await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+  return el;
+}
+
+function actionsPosted(el: PlatformElement) {
+  return vi.spyOn(el.handle!.iframe!.contentWindow!, 'postMessage');
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+describe('definition and upgrade', () => {
+  test('importing the package defines the three tags; defining again is a no-op', () => {
+    expect(customElements.get('platform-dashboard')).toBe(PlatformDashboardElement);
+    expect(customElements.get('platform-chat')).toBe(PlatformChatElement);
+    expect(customElements.get('platform-app')).toBe(PlatformAppElement);
+    expect(() => defineElements()).not.toThrow();
+    expect(document.createElement('platform-chat')).toBeInstanceOf(PlatformChatElement);
+  });
+
+  test('an element created after definition mounts its iframe inside itself', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" session="s-1"></platform-dashboard>`);
+    expect(el).toBeInstanceOf(PlatformDashboardElement);
+    expect(el.querySelector('iframe')).toBe(el.handle!.iframe);
+    expect(el.handle!.iframe!.src).toBe(`${TENANT}/embed/dashboard/p1?session=s-1`);
+    expect(el.state.status).toBe('loading');
+  });
+
+  test('an element parsed before its definition is upgraded, keeping a session property set before', async () => {
+    document.body.innerHTML = `<late-dashboard base-url="${TENANT}" public-id="p2"></late-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    const session = vi.fn(async () => 'early-session');
+    (el as { session?: unknown }).session = session;
+    await tick();
+    expect(el.querySelector('iframe')).toBeNull();
+    customElements.define('late-dashboard', class extends PlatformDashboardElement {});
+    expect(el).toBeInstanceOf(PlatformDashboardElement);
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p2?session=early-session`));
+    expect(session).toHaveBeenCalledOnce();
+    expect(Object.hasOwn(el, 'session')).toBe(false);
+  });
+
+  test('waits for its required attributes, then mounts once', async () => {
+    document.body.innerHTML = `<platform-app base-url="${TENANT}" session="s-a"></platform-app>`;
+    const el = document.body.firstElementChild as PlatformAppElement;
+    await tick();
+    expect(el.state.status).toBe('idle');
+    expect(el.querySelector('iframe')).toBeNull();
+    el.setAttribute('deployment-id', '42');
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/d/42/app?session=s-a`));
+    expect(el.querySelectorAll('iframe')).toHaveLength(1);
+  });
+});
+
+describe('attributes to options', () => {
+  test.each([
+    ['allow-export', 'allowExport=true'],
+    ['allow-export="true"', 'allowExport=true'],
+    ['show-dashboard-header="false"', 'showDashboardHeader=false'],
+    ['show-dashboard-export-menu="false" show-dashboard-title="false"', 'showDashboardExportMenu=false&showDashboardTitle=false'],
+    ['show-dashboard-header="true"', ''],
+    ['locale="es-MX"', 'locale=es-MX'],
+    [`filters='{"orders.status":{"value":"completed"}}'`, 'f_orders.status=' + encodeURIComponent('{"value":"completed"}')],
+    [`time-grains='{"orders.created_at":"month"}'`, 'tg_orders.created_at=month'],
+    [`field-switches='{"orders.revenue":"profit"}'`, 'ms_orders.revenue=profit'],
+  ])('%s → %s', async (attributes, query) => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" ${attributes}></platform-dashboard>`);
+    expect(el.handle!.iframe!.src).toBe(`${TENANT}/embed/dashboard/p1${query ? '?' + query : ''}`);
+  });
+
+  test('iframe attributes', async () => {
+    const el = await mount(
+      `<platform-chat base-url="${TENANT}" session="c-1" iframe-title="Sales chat" allow="fullscreen" sandbox="allow-scripts allow-same-origin" referrer-policy="no-referrer" loading="lazy"></platform-chat>`,
+    );
+    const iframe = el.handle!.iframe!;
+    expect(iframe.src).toBe(`${TENANT}/embed/chat?sessionId=c-1`);
+    expect([iframe.title, iframe.allow, iframe.getAttribute('sandbox'), iframe.referrerPolicy, iframe.loading]).toEqual([
+      'Sales chat',
+      'fullscreen',
+      'allow-scripts allow-same-origin',
+      'no-referrer',
+      'lazy',
+    ]);
+  });
+
+  test('ready-timeout enters the timeout error state', async () => {
+    vi.useFakeTimers();
+    try {
+      const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" ready-timeout="50"></platform-dashboard>`);
+      vi.advanceTimersByTime(60);
+      expect(el.state.error?.code).toBe('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test.each([
+    ['base-url="ftp://tenant.example"', 'baseUrl'],
+    ['base-url="http://tenant.example"', 'baseUrl'],
+    [`filters='{"orders.status":'`, 'attribute filters must be a JSON object'],
+    [`time-grains='{"orders.created_at":"fortnight"}'`, 'time grain "orders.created_at"'],
+    ['allow-export="yes"', 'attribute allow-export must be "true", "false" or empty (got "yes")'],
+    ['ready-timeout="soon"', 'attribute ready-timeout must be a number'],
+    ['color-scheme="purple"', '"scheme" must be light|dark|auto'],
+    [`theme='["red"]'`, 'attribute theme must be a JSON object'],
+    ['sandbox="allow-forms"', 'sandbox must include allow-scripts'],
+  ])('invalid %s: error state naming it, no throw, no iframe', async (attributes, message) => {
+    const states: EmbedState[] = [];
+    document.addEventListener('platform-statechange', (e) => states.push(e.detail), { once: true });
+    const base = attributes.startsWith('base-url') ? '' : `base-url="${TENANT}"`;
+    document.body.innerHTML = `<platform-dashboard ${base} public-id="p1" ${attributes}></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    await tick();
+    expect(el.state.status).toBe('error');
+    expect(el.state.error).toBeInstanceOf(EmbedError);
+    expect(el.state.error!.message).toContain(message);
+    expect(states[0]).toBe(el.state);
+    expect(el.querySelector('iframe')).toBeNull();
+    expect(listenerCount()).toBe(0);
+  });
+
+  test('fixing an invalid attribute mounts', async () => {
+    document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" allow-export="yes"></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    await tick();
+    expect(el.state.status).toBe('error');
+    el.setAttribute('allow-export', '');
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?allowExport=true`));
+    expect(el.state.status).toBe('loading');
+  });
+});
+
+describe('session-url', () => {
+  test('POSTs to the endpoint with same-origin credentials for every load, and uses the sessionId', async () => {
+    let n = 0;
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ sessionId: `minted-${++n}` })));
+    vi.stubGlobal('fetch', fetch);
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/api/session"></platform-dashboard>`);
+    expect(el.handle!.iframe!.src).toBe(`${TENANT}/embed/dashboard/p1?session=minted-1`);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('/api/session');
+    expect(init).toMatchObject({ method: 'POST', credentials: 'same-origin' });
+    const first = el.handle!.iframe;
+    void el.reload();
+    await vi.waitFor(() => expect(el.handle!.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?session=minted-2`));
+    expect(first!.isConnected).toBe(false);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  test('an HTTP error becomes the session error state', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 500 })));
+    document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/api/session"></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    await vi.waitFor(() => expect(el.state.status).toBe('error'));
+    expect(el.state.error!.code).toBe('session');
+    expect(el.state.error!.message).toContain('session-url /api/session answered HTTP 500');
+  });
+
+  test('the session property takes precedence over the attributes', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/api/session" session="attr"></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    el.session = () => ({ sessionId: 'from-property' });
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?session=from-property`));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('events', () => {
+  test('protocol events are bubbling CustomEvents: payload in detail, envelope in message', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`);
+    const seen: PlatformEvent[] = [];
+    const states: string[] = [];
+    document.body.addEventListener('platform-ready', (e) => seen.push(e));
+    el.addEventListener('platform-drilldown', (e) => seen.push(e));
+    el.addEventListener('platform-statechange', (e) => states.push(e.detail.status));
+    fromFrame(el, 'ready', READY);
+    fromFrame(el, 'drilldown', { member: 'orders.count', value: 3 });
+    fromFrame(el, 'drilldown', { member: 7 }); // fails its schema: never dispatched
+    fromFrame(el, 'navigate', { path: '/x' }, 'https://evil.example'); // wrong origin
+    expect(seen.map((e) => [e.type, e.detail])).toEqual([
+      ['platform-ready', READY],
+      ['platform-drilldown', { member: 'orders.count', value: 3 }],
+    ]);
+    expect(seen[0]).toBeInstanceOf(CustomEvent);
+    expect(seen[0]!.message).toMatchObject({ type: 'platform:event:ready', surface: 'dashboard', timestamp: 5 });
+    expect(states).toEqual(['ready']);
+    expect(el.state.ready).toEqual(READY);
+  });
+
+  test('no event name collides with a native one', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`);
+    const native = vi.fn();
+    const ours = vi.fn();
+    el.addEventListener('error', native);
+    el.addEventListener('platform-error', ours);
+    fromFrame(el, 'error', { message: 'widget failed' });
+    expect(native).not.toHaveBeenCalled();
+    expect(ours).toHaveBeenCalledWith(expect.objectContaining({ detail: { message: 'widget failed' } }));
+  });
+});
+
+describe('actions', () => {
+  test('methods send through the core handle to the tenant origin', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`);
+    fromFrame(el, 'ready', READY);
+    const post = actionsPosted(el);
+    el.setColorScheme('dark');
+    el.setTheme({ primaryColor: '#7c5cff', borderRadius: 8 });
+    el.setLocale('es-MX');
+    el.setFilter('orders', 'status', { value: 'completed' });
+    el.setFilter('f_orders.city={"value":"Lima"}');
+    el.navigate('/reports');
+    el.refresh();
+    el.send('platform:action:navigate', { path: '/full-name' });
+    expect(post.mock.calls.map(([m, origin]) => [m.type.slice(16), m.payload, origin])).toEqual([
+      ['set-color-scheme', { scheme: 'dark' }, TENANT],
+      ['set-theme', { primaryColor: '#7c5cff', borderRadius: 8 }, TENANT],
+      ['set-locale', { locale: 'es-MX' }, TENANT],
+      ['set-filter', { filterUrlParameter: 'f_orders.status={"value":"completed"}' }, TENANT],
+      ['set-filter', { filterUrlParameter: 'f_orders.city={"value":"Lima"}' }, TENANT],
+      ['navigate', { path: '/reports' }, TENANT],
+      ['refresh', {}, TENANT],
+      ['navigate', { path: '/full-name' }, TENANT],
+    ]);
+    expect(() => el.setColorScheme('purple' as 'dark')).toThrow(EmbedError);
+    expect(post).toHaveBeenCalledTimes(8);
+  });
+
+  test('color-scheme and theme attributes, and methods called before connecting, are held until ready', async () => {
+    const el = document.createElement('platform-dashboard');
+    el.setAttribute('base-url', TENANT);
+    el.setAttribute('public-id', 'p1');
+    el.setAttribute('color-scheme', 'dark');
+    el.setAttribute('theme', '{"primaryColor":"#123456"}');
+    el.navigate('/start');
+    document.body.append(el);
+    await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    const post = actionsPosted(el);
+    await tick();
+    expect(post).not.toHaveBeenCalled();
+    fromFrame(el, 'ready', READY);
+    expect(post.mock.calls.map(([m]) => [m.type, m.payload])).toEqual([
+      ['platform:action:set-color-scheme', { scheme: 'dark' }],
+      ['platform:action:set-theme', { primaryColor: '#123456' }],
+      ['platform:action:navigate', { path: '/start' }],
+    ]);
+  });
+
+  test('color-scheme, theme and locale changes after mount are actions, not reloads', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" locale="en"></platform-dashboard>`);
+    const iframe = el.handle!.iframe;
+    fromFrame(el, 'ready', READY);
+    const post = actionsPosted(el);
+    el.setAttribute('color-scheme', 'light');
+    el.setAttribute('locale', 'fr');
+    el.removeAttribute('color-scheme');
+    await tick();
+    expect(el.handle!.iframe).toBe(iframe);
+    expect(post.mock.calls.map(([m]) => m.payload)).toEqual([{ scheme: 'light' }, { locale: 'fr' }]);
+    el.setAttribute('theme', 'not json');
+    expect(el.state.status).toBe('error');
+    expect(el.state.error!.message).toContain('attribute theme must be a JSON object');
+    expect(listenerCount()).toBe(0);
+  });
+});
+
+describe('reloads and cleanup', () => {
+  test('changing an attribute that defines the embed reloads with a fresh session, keeping the color scheme', async () => {
+    let n = 0;
+    const session = vi.fn(async () => `reload-${++n}`);
+    document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    el.session = session;
+    await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    const first = el.handle!;
+    fromFrame(el, 'ready', READY);
+    el.setColorScheme('dark');
+    el.setAttribute('public-id', 'p2');
+    el.setAttribute('allow-export', ''); // same task: one reload
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p2?session=reload-2&allowExport=true`));
+    expect(first.getState().status).toBe('destroyed');
+    expect(el.querySelectorAll('iframe')).toHaveLength(1);
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(listenerCount()).toBe(1);
+    const post = actionsPosted(el);
+    fromFrame(el, 'ready', READY);
+    expect(post).toHaveBeenCalledWith(expect.objectContaining({ payload: { scheme: 'dark' } }), TENANT);
+  });
+
+  test('removal destroys the embed: no iframe, no listener, destroyed state', async () => {
+    const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`);
+    const handle = el.handle!;
+    const states: string[] = [];
+    el.addEventListener('platform-statechange', (e) => states.push(e.detail.status));
+    expect(listenerCount()).toBe(1);
+    el.remove();
+    await tick();
+    expect(el.querySelector('iframe')).toBeNull();
+    expect(listenerCount()).toBe(0);
+    expect(handle.getState().status).toBe('destroyed');
+    expect(el.handle).toBeNull();
+    expect(states).toEqual(['destroyed']);
+    // Back in the document, it mounts again.
+    document.body.append(el);
+    await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    expect(listenerCount()).toBe(1);
+  });
+
+  test('a move in the DOM does not remount', async () => {
+    const session = vi.fn(async () => 'only-once');
+    document.body.innerHTML = `<div id="a"><platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard></div><div id="b"></div>`;
+    const el = document.querySelector('platform-dashboard')!;
+    el.session = session;
+    await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    const handle = el.handle;
+    const iframe = el.handle!.iframe;
+    document.getElementById('b')!.append(el);
+    await tick();
+    expect(el.handle).toBe(handle);
+    expect(el.querySelector('iframe')).toBe(iframe);
+    expect(handle!.getState().status).toBe('loading');
+    expect(session).toHaveBeenCalledOnce();
+  });
+
+  test('reload() without a mount rejects with what is missing', async () => {
+    const el = document.createElement('platform-dashboard');
+    await expect(el.reload()).rejects.toThrow('<platform-dashboard> mounts once connected with base-url and public-id');
+  });
+});

@@ -1,0 +1,3 @@
+import { packageConfig } from '../../scripts/rollup.mjs';
+
+export default packageConfig();
