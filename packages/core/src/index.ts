@@ -48,6 +48,7 @@ export {
   type Surface,
   type UnknownEventMessage,
 } from './protocol';
+export { embedKey } from './embedKey';
 export { listenerCount } from './listener';
 export {
   createEmbed,

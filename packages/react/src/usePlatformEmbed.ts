@@ -12,6 +12,7 @@ import {
 import {
   EVENT_SCHEMAS,
   createEmbed,
+  embedKey,
   type AnyEventHandler,
   type Diagnostic,
   type EmbedHandle,
@@ -60,20 +61,6 @@ const useMountEffect = typeof document == 'undefined' ? useEffect : useLayoutEff
 
 /** `dashboard-loaded` → `onDashboardLoaded`. @internal */
 export const eventProp = (name: string): string => 'on' + name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase());
-
-/**
- * A stable key of what is embedded: surface, base URL, ids, launch options, iframe
- * attributes and a session id string, compared by value (object keys sorted). Functions
- * (handlers, a session function) are left out, so a new identity never reloads.
- * @internal
- */
-export function embedKey(options: object): string {
-  const { readyTimeout: _t, debug: _d, ...what } = options as { readyTimeout?: unknown; debug?: unknown; session?: unknown };
-  const keys: string[] = [];
-  JSON.stringify(what, (key, value: unknown) => (keys.push(key), value));
-  // A property list replacer: at every depth, only these keys, in this (sorted) order.
-  return JSON.stringify([typeof what.session, what], keys.sort());
-}
 
 /**
  * Embeds a surface into a container the host renders itself, and follows its state with

@@ -2,6 +2,7 @@ import { camelize, shallowReadonly, shallowRef, toHandlerKey, toValue, watch, ty
 import {
   EVENT_SCHEMAS,
   createEmbed,
+  embedKey,
   type AnyEventHandler,
   type EmbedHandle,
   type EmbedOptionsMap,
@@ -44,20 +45,6 @@ type SessionFunction = Exclude<SessionSource, string>;
 export type EventDispatch = (name: string, ...args: unknown[]) => void;
 
 const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
-
-/**
- * A stable key of what is embedded: surface, base URL, ids, launch options, iframe
- * attributes and a session id string, compared by value (object keys sorted). Functions
- * (handlers, a session function) are left out, so a new identity never reloads.
- * @internal
- */
-export function embedKey(options: object): string {
-  const { readyTimeout: _t, debug: _d, ...what } = options as { readyTimeout?: unknown; debug?: unknown; session?: unknown };
-  const keys: string[] = [];
-  JSON.stringify(what, (key, value: unknown) => (keys.push(key), value));
-  // A property list replacer: at every depth, only these keys, in this (sorted) order.
-  return JSON.stringify([typeof what.session, what], keys.sort());
-}
 
 /**
  * Embeds a surface into a container element and follows its state. `target` and `options`
