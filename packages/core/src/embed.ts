@@ -274,10 +274,13 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     settle![1](error);
   };
   const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
-    for (const [fn, once] of [...(handlers.get(name) ?? [])]) {
-      if (once) handlers.get(name)!.delete(fn);
-      call(message.type, fn, first, message);
-    }
+    const map = handlers.get(name);
+    // A copy: a handler added while this event is dispatched waits for the next one.
+    if (map)
+      for (const [fn, once] of [...map]) {
+        if (once) map.delete(fn);
+        call(message.type, fn, first, message);
+      }
   };
   const post = (message: ActionMessage) => {
     message.timestamp = Date.now();

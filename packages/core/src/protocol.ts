@@ -181,6 +181,28 @@ function prefixed(schemas: object, prefix: string) {
   return Object.fromEntries(Object.keys(schemas).map((k) => [k, prefix + k]));
 }
 
+// A schema compiled once: per field, whether it is optional, its test, and the words of the rule.
+type Rule = [key: string, optional: boolean, test: (v: unknown) => boolean, rule: string];
+const compiled = /* @__PURE__ */ new WeakMap<Schema, Rule[]>();
+const rules = (schema: Schema): Rule[] => {
+  let list = compiled.get(schema);
+  if (!list) {
+    list = [];
+    for (const key in schema) {
+      const d = schema[key]!;
+      if (key == '*') continue;
+      if (typeof d != 'string') list.push([key, false, (v) => d.includes(v as string), d.join('|')]);
+      else {
+        const optional = d.endsWith('?');
+        const tests = (optional ? d.slice(0, -1) : d).split('|').map((k) => KINDS[k]!);
+        list.push([key, optional, (v) => tests.some((test) => test(v)), d.replace('?', ' when present')]);
+      }
+    }
+    compiled.set(schema, list);
+  }
+  return list;
+};
+
 // Schemas are looked up in Maps, never on plain objects by a message's type: a type of
 // `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
 const EVENTS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(EVENT_SCHEMAS));
@@ -199,14 +221,9 @@ const show = (v: unknown) =>
  * @returns `undefined` when it matches, else the reason it does not.
  */
 export function checkPayload(schema: Schema, payload: Record<string, unknown>): string | undefined {
-  for (const key in schema) {
-    const d = schema[key]!;
+  for (const [key, optional, test, rule] of rules(schema)) {
     const v = payload[key];
-    const optional = typeof d == 'string' && d.endsWith('?');
-    if (key != '*' && !(optional && v === undefined)) {
-      if (typeof d == 'string' ? !(optional ? d.slice(0, -1) : d).split('|').some((k) => KINDS[k]!(v)) : !d.includes(v as string))
-        return `"${key}" must be ${typeof d == 'string' ? d.replace('?', ' when present') : d.join('|')} (got ${show(v)})`;
-    }
+    if (!(optional && v === undefined) && !test(v)) return `"${key}" must be ${rule} (got ${show(v)})`;
   }
 }
 
