@@ -2,11 +2,48 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.vite/**', 'examples/*/dist/**', 'test-results/**', 'playwright-report/**', 'docs/api/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.vite/**',
+      'examples/*/dist/**',
+      'test-results/**',
+      'playwright-report/**',
+      'docs/api/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', structuredClone: 'readonly', MessageEvent: 'readonly', HTMLElement: 'readonly', customElements: 'readonly', CustomEvent: 'readonly', Buffer: 'readonly', globalThis: 'readonly', queueMicrotask: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', performance: 'readonly' } },
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        fetch: 'readonly',
+        Response: 'readonly',
+        Request: 'readonly',
+        Headers: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        structuredClone: 'readonly',
+        MessageEvent: 'readonly',
+        HTMLElement: 'readonly',
+        customElements: 'readonly',
+        CustomEvent: 'readonly',
+        Buffer: 'readonly',
+        globalThis: 'readonly',
+        queueMicrotask: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        performance: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unsafe-function-type': 'off',
       '@typescript-eslint/no-empty-object-type': 'off',
@@ -18,7 +55,13 @@ export default tseslint.config(
     files: ['packages/*/src/**/*.{ts,tsx}'],
     rules: {
       // The shipped SDK never posts to '*' (security.md rule 7).
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='postMessage'] > Literal[value='*']", message: "Never post to '*': name the tenant or host origin." }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='postMessage'] > Literal[value='*']",
+          message: "Never post to '*': name the tenant or host origin.",
+        },
+      ],
     },
   },
 );

@@ -31,17 +31,23 @@ let hostile: RunningServer;
 
 test.beforeAll(async () => {
   host = await startStaticServer({ host: '127.0.0.1', mounts: { '/core/': coreDist } });
-  embed = await startStaticServer({ host: 'localhost', routes: (req, res) => {
-    if (!req.url?.startsWith('/embed/dashboard/')) return false;
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(embedPage(host.origin));
-    return true;
-  } });
-  hostile = await startStaticServer({ host: '127.0.0.1', routes: (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(hostilePage(host.origin));
-    return true;
-  } });
+  embed = await startStaticServer({
+    host: 'localhost',
+    routes: (req, res) => {
+      if (!req.url?.startsWith('/embed/dashboard/')) return false;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(embedPage(host.origin));
+      return true;
+    },
+  });
+  hostile = await startStaticServer({
+    host: '127.0.0.1',
+    routes: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(hostilePage(host.origin));
+      return true;
+    },
+  });
 });
 test.afterAll(async () => {
   await Promise.all([host?.close(), embed?.close(), hostile?.close()]);
@@ -49,20 +55,25 @@ test.afterAll(async () => {
 
 test('core across two real origins: ready, queued action, event back; a hostile third origin changes nothing', async ({ page }) => {
   await page.goto(`${host.origin}/core/index.mjs`); // any page of the host origin
-  await page.setContent(`<div id="c" style="width:400px;height:300px"></div><iframe id="hostile" src="${hostile.origin}/x"></iframe>`, { waitUntil: 'load' });
-  const result = await page.evaluate(async ({ base }) => {
-    const coreUrl = '/core/index.mjs'; // served by the host origin, imported in the page
-    const { embedDashboard, listenerCount } = (await import(coreUrl)) as typeof import('@platform-embed/core');
-    const log: string[] = [];
-    const h = embedDashboard({ container: '#c', baseUrl: base, publicId: 'p1', session: async () => 'one-time-session' });
-    h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify((m.payload as { path?: string }).path ?? '')));
-    h.navigate('/from-host');
-    const ready = await h.ready;
-    await new Promise((r) => setTimeout(r, 300));
-    const out = { ready, log, src: h.iframe!.src, listeners: listenerCount() };
-    h.destroy();
-    return { ...out, after: listenerCount(), frames: document.querySelectorAll('#c iframe').length };
-  }, { base: embed.origin });
+  await page.setContent(`<div id="c" style="width:400px;height:300px"></div><iframe id="hostile" src="${hostile.origin}/x"></iframe>`, {
+    waitUntil: 'load',
+  });
+  const result = await page.evaluate(
+    async ({ base }) => {
+      const coreUrl = '/core/index.mjs'; // served by the host origin, imported in the page
+      const { embedDashboard, listenerCount } = (await import(coreUrl)) as typeof import('@platform-embed/core');
+      const log: string[] = [];
+      const h = embedDashboard({ container: '#c', baseUrl: base, publicId: 'p1', session: async () => 'one-time-session' });
+      h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify((m.payload as { path?: string }).path ?? '')));
+      h.navigate('/from-host');
+      const ready = await h.ready;
+      await new Promise((r) => setTimeout(r, 300));
+      const out = { ready, log, src: h.iframe!.src, listeners: listenerCount() };
+      h.destroy();
+      return { ...out, after: listenerCount(), frames: document.querySelectorAll('#c iframe').length };
+    },
+    { base: embed.origin },
+  );
   expect(result.ready).toMatchObject({ mode: 'signed', publicId: 'p1' });
   expect(result.src).toBe(`${embed.origin}/embed/dashboard/p1?session=one-time-session`);
   expect(result.log).toEqual(['platform:event:ready ""', 'platform:event:navigate "/from-host"']);

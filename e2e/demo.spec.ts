@@ -12,9 +12,11 @@ const root = resolve(import.meta.dirname, '..');
 
 type Logged = { event: string; payload: Record<string, unknown> };
 const logged = (page: Page): Promise<Logged[]> =>
-  page.locator('[data-testid="event-log"] li').evaluateAll((items) =>
-    items.map((li) => ({ event: (li as HTMLElement).dataset.event!, payload: JSON.parse(li.textContent || '{}') })),
-  );
+  page
+    .locator('[data-testid="event-log"] li')
+    .evaluateAll((items) =>
+      items.map((li) => ({ event: (li as HTMLElement).dataset.event!, payload: JSON.parse(li.textContent || '{}') })),
+    );
 const names = async (page: Page) => (await logged(page)).map((e) => e.event);
 const last = async (page: Page, event: string) => (await logged(page)).filter((e) => e.event == event).at(-1)?.payload;
 
@@ -53,7 +55,12 @@ for (const name of ['html', 'react', 'vue'] as const) {
       const events = await names(page);
       expect(events[0]).toBe('ready');
       expect(events.indexOf('dashboard-loaded')).toBeGreaterThan(0);
-      expect(await last(page, 'ready')).toMatchObject({ mode: 'signed', surface: 'dashboard', deploymentId: 1, publicId: 'sales-overview' });
+      expect(await last(page, 'ready')).toMatchObject({
+        mode: 'signed',
+        surface: 'dashboard',
+        deploymentId: 1,
+        publicId: 'sales-overview',
+      });
       const src = await page.locator('#embed iframe').getAttribute('src');
       expect(src).toMatch(new RegExp(`^${platform.origin}/embed/dashboard/sales-overview\\?session=`));
       // One load, one session (the React host renders under <StrictMode>).
@@ -65,7 +72,9 @@ for (const name of ['html', 'react', 'vue'] as const) {
       await frame.getByTestId('navigate').click();
       await expect.poll(() => last(page, 'navigate')).toMatchObject({ path: '/dashboards/sales-overview/details' });
       await frame.getByTestId('download-csv').click();
-      await expect.poll(() => last(page, 'download')).toEqual({ format: 'csv', target: 'widget', widgetId: 'by-status', title: 'Orders by status', rowCount: 4 });
+      await expect
+        .poll(() => last(page, 'download'))
+        .toEqual({ format: 'csv', target: 'widget', widgetId: 'by-status', title: 'Orders by status', rowCount: 4 });
       await frame.getByTestId('drilldown').click();
       await expect.poll(() => last(page, 'drilldown')).toMatchObject({ member: 'orders.revenue', value: 128430 });
       await frame.getByTestId('ai-query-input').fill('Top regions');
@@ -139,12 +148,15 @@ for (const name of ['html', 'react', 'vue'] as const) {
         },
       });
       const before = (await logged(page)).length;
-      await page.evaluate((src) => {
-        const f = document.createElement('iframe');
-        f.src = src;
-        f.style.display = 'none';
-        document.body.append(f);
-      }, `${hostile.origin}/?target=${encodeURIComponent(host.origin)}`);
+      await page.evaluate(
+        (src) => {
+          const f = document.createElement('iframe');
+          f.src = src;
+          f.style.display = 'none';
+          document.body.append(f);
+        },
+        `${hostile.origin}/?target=${encodeURIComponent(host.origin)}`,
+      );
       await page.waitForTimeout(600);
       expect((await logged(page)).length).toBe(before);
       expect(JSON.stringify(await logged(page))).not.toContain('hostile');

@@ -74,7 +74,9 @@ test('script tag: <platform-dashboard> across two origins with session-url, even
     const { PlatformEmbed } = window as unknown as Page;
     const el = document.querySelector('platform-dashboard')!;
     return {
-      globals: ['embedDashboard', 'createAction', 'defineElements', 'listenerCount'].map((k) => typeof PlatformEmbed[k as keyof typeof PlatformEmbed]),
+      globals: ['embedDashboard', 'createAction', 'defineElements', 'listenerCount'].map(
+        (k) => typeof PlatformEmbed[k as keyof typeof PlatformEmbed],
+      ),
       defined: customElements.get('platform-dashboard') === PlatformEmbed.PlatformDashboardElement,
       src: el.querySelector('iframe')!.src,
       status: el.state.status,

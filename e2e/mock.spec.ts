@@ -66,7 +66,13 @@ type HostWindow = typeof globalThis & {
 };
 
 /** Opens the host page and mounts an embed; `session: false` mounts without one (private mode). */
-async function mount(page: Page, surface: 'dashboard' | 'chat' | 'app', options: Record<string, unknown> = {}, request?: object, baseUrl = platform.origin) {
+async function mount(
+  page: Page,
+  surface: 'dashboard' | 'chat' | 'app',
+  options: Record<string, unknown> = {},
+  request?: object,
+  baseUrl = platform.origin,
+) {
   await page.goto(`${host.origin}/`);
   await page.evaluate(
     async ({ surface, options, request, baseUrl }) => {
@@ -76,14 +82,15 @@ async function mount(page: Page, surface: 'dashboard' | 'chat' | 'app', options:
       w.sessionCalls = 0;
       w.sessions = [];
       const session =
-        options.session === false ? undefined
-        : async () => {
-            w.sessionCalls++;
-            const res = await fetch('/api/session', { method: 'POST', body: request ? JSON.stringify(request) : '' });
-            const body = await res.json();
-            w.sessions.push(body.sessionId);
-            return body;
-          };
+        options.session === false
+          ? undefined
+          : async () => {
+              w.sessionCalls++;
+              const res = await fetch('/api/session', { method: 'POST', body: request ? JSON.stringify(request) : '' });
+              const body = await res.json();
+              w.sessions.push(body.sessionId);
+              return body;
+            };
       const { session: _drop, ...rest } = options;
       const embed = { dashboard: core.embedDashboard, chat: core.embedChat, app: core.embedApp }[surface];
       w.h = embed({ container: '#c', baseUrl, session, ...rest });
@@ -104,8 +111,17 @@ test('the dashboard loads: ready first, then view, then dashboard-loaded, with t
   const frame = await mount(page, 'dashboard', { publicId: 'sales-overview' });
   await expect.poll(() => types(page)).toEqual(['ready', 'view', 'dashboard-loaded']);
   const [ready, view, loaded] = await events(page);
-  expect(ready).toEqual({ type: 'ready', surface: 'dashboard', payload: { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' } });
-  expect(view!.payload).toEqual({ surface: 'dashboard', path: '/dashboards/sales-overview', publicId: 'sales-overview', title: 'Sales overview' });
+  expect(ready).toEqual({
+    type: 'ready',
+    surface: 'dashboard',
+    payload: { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' },
+  });
+  expect(view!.payload).toEqual({
+    surface: 'dashboard',
+    path: '/dashboards/sales-overview',
+    publicId: 'sales-overview',
+    title: 'Sales overview',
+  });
   expect(loaded!.payload).toEqual({ publicId: 'sales-overview', widgetCount: 4, loadDurationMs: expect.any(Number) });
   await expect(frame.getByTestId('widget')).toHaveCount(4);
   await expect(frame.locator('[data-testid="widget"][data-loaded="true"]')).toHaveCount(4);
@@ -121,32 +137,44 @@ test('each viewer button in the frame yields its event with its payload', async 
   await expect.poll(() => types(page)).toContain('dashboard-loaded');
 
   await frame.getByTestId('navigate').click();
-  await expect.poll(() => last(page, 'navigate')).toMatchObject({ payload: { path: '/dashboards/sales-overview/details', previousPath: '/dashboards/sales-overview' } });
+  await expect
+    .poll(() => last(page, 'navigate'))
+    .toMatchObject({ payload: { path: '/dashboards/sales-overview/details', previousPath: '/dashboards/sales-overview' } });
   expect((await last(page, 'view'))!.payload).toMatchObject({ path: '/dashboards/sales-overview/details' });
   await expect(frame.getByTestId('current-path')).toHaveText('/dashboards/sales-overview/details');
 
   await frame.getByTestId('download-csv').click();
-  await expect.poll(() => last(page, 'download')).toEqual({
-    type: 'download',
-    surface: 'dashboard',
-    payload: { format: 'csv', target: 'widget', widgetId: 'by-status', title: 'Orders by status', rowCount: 4 },
-  });
+  await expect
+    .poll(() => last(page, 'download'))
+    .toEqual({
+      type: 'download',
+      surface: 'dashboard',
+      payload: { format: 'csv', target: 'widget', widgetId: 'by-status', title: 'Orders by status', rowCount: 4 },
+    });
   await frame.getByTestId('download-png').click();
-  await expect.poll(() => last(page, 'download')).toMatchObject({ payload: { format: 'png', target: 'dashboard', title: 'Sales overview' } });
+  await expect
+    .poll(() => last(page, 'download'))
+    .toMatchObject({ payload: { format: 'png', target: 'dashboard', title: 'Sales overview' } });
 
   await frame.getByTestId('drilldown').click();
-  await expect.poll(() => last(page, 'drilldown')).toMatchObject({ payload: { member: 'orders.revenue', value: 128430, widgetId: 'revenue' } });
+  await expect
+    .poll(() => last(page, 'drilldown'))
+    .toMatchObject({ payload: { member: 'orders.revenue', value: 128430, widgetId: 'revenue' } });
 
   await frame.getByTestId('ai-query-input').fill('Revenue by region');
   await frame.getByTestId('ai-query').click();
-  await expect.poll(async () => (await events(page)).filter((e) => e.type == 'ai-query').map((e) => e.payload.status)).toEqual(['submitted', 'completed']);
+  await expect
+    .poll(async () => (await events(page)).filter((e) => e.type == 'ai-query').map((e) => e.payload.status))
+    .toEqual(['submitted', 'completed']);
   const [submitted, completed] = (await events(page)).filter((e) => e.type == 'ai-query');
   expect(submitted!.payload).toMatchObject({ query: 'Revenue by region', chatId: expect.any(String) });
   expect(completed!.payload.chatId).toBe(submitted!.payload.chatId);
   await expect(frame.getByTestId('ai-answer').first()).toContainText('Revenue by region');
 
   await frame.getByTestId('raise-error').click();
-  await expect.poll(() => last(page, 'error')).toMatchObject({ payload: { message: expect.stringContaining('Query failed'), name: 'QueryError', fatal: false } });
+  await expect
+    .poll(() => last(page, 'error'))
+    .toMatchObject({ payload: { message: expect.stringContaining('Query failed'), name: 'QueryError', fatal: false } });
   await expect(frame.getByTestId('error-banner')).toBeVisible();
   // A non-fatal error leaves the embed ready.
   expect(await page.evaluate(() => (window as unknown as HostWindow).h.getState().status)).toBe('ready');
@@ -154,7 +182,12 @@ test('each viewer button in the frame yields its event with its payload', async 
 });
 
 test('without allowExport=true there is no CSV download; session settings can hide the dashboard chat', async ({ page }) => {
-  const frame = await mount(page, 'dashboard', { publicId: 'sales-overview' }, { deploymentId: 1, externalId: 'jane', settings: { showDashboardChat: false } });
+  const frame = await mount(
+    page,
+    'dashboard',
+    { publicId: 'sales-overview' },
+    { deploymentId: 1, externalId: 'jane', settings: { showDashboardChat: false } },
+  );
   await expect.poll(() => types(page)).toContain('dashboard-loaded');
   await expect(frame.getByTestId('drilldown')).toBeVisible();
   await expect(frame.getByTestId('download-csv')).toHaveCount(0);
@@ -196,7 +229,9 @@ test('each host action visibly changes the embed', async ({ page }) => {
 
   await page.evaluate(() => (window as unknown as HostWindow).h.navigate('/dashboards/sales-overview/custom'));
   await expect(frame.getByTestId('current-path')).toHaveText('/dashboards/sales-overview/custom');
-  await expect.poll(() => last(page, 'navigate')).toMatchObject({ payload: { path: '/dashboards/sales-overview/custom', previousPath: '/dashboards/sales-overview' } });
+  await expect
+    .poll(() => last(page, 'navigate'))
+    .toMatchObject({ payload: { path: '/dashboards/sales-overview/custom', previousPath: '/dashboards/sales-overview' } });
 
   await page.evaluate(() => {
     const { h } = window as unknown as HostWindow;
@@ -253,7 +288,9 @@ test('reload() mints a new session; a reused session is refused with a fatal err
   const spent = await platform.mintSession({ deploymentId: 1, externalId: 'jane@example.com' });
   expect((await fetch(platform.url(`/embed/dashboard/sales-overview?session=${spent}`))).status).toBe(200);
   await page.evaluate((spent) => (window as unknown as HostWindow).h.reload(spent).catch(() => {}), spent);
-  await expect.poll(() => last(page, 'error')).toMatchObject({ payload: { fatal: true, name: 'SessionError', message: expect.stringContaining('already used') } });
+  await expect
+    .poll(() => last(page, 'error'))
+    .toMatchObject({ payload: { fatal: true, name: 'SessionError', message: expect.stringContaining('already used') } });
   await expect(frame.getByTestId('fatal-error')).toContainText('already used');
   const state = await page.evaluate(() => {
     const { status, error } = (window as unknown as HostWindow).h.getState();
@@ -276,11 +313,22 @@ test('private chat: sign in inside the frame, then ai-query reports the chat sur
 });
 
 test('the creator-mode app reports the app surface and its embed tenant', async ({ page }) => {
-  const frame = await mount(page, 'app', { deploymentId: 1 }, { deploymentId: 1, externalId: 'jane', creatorMode: true, embedTenantName: 'acme-corp' });
+  const frame = await mount(
+    page,
+    'app',
+    { deploymentId: 1 },
+    { deploymentId: 1, externalId: 'jane', creatorMode: true, embedTenantName: 'acme-corp' },
+  );
   await expect.poll(() => types(page)).toEqual(['ready', 'view']);
-  expect((await events(page))[0]!).toEqual({ type: 'ready', surface: 'app', payload: { embedTenant: 'acme-corp', deploymentId: 1, mode: 'signed', surface: 'app' } });
+  expect((await events(page))[0]!).toEqual({
+    type: 'ready',
+    surface: 'app',
+    payload: { embedTenant: 'acme-corp', deploymentId: 1, mode: 'signed', surface: 'app' },
+  });
   await frame.getByTestId('navigate').click();
-  await expect.poll(() => last(page, 'navigate')).toMatchObject({ surface: 'app', payload: { path: '/app/workbooks', previousPath: '/app' } });
+  await expect
+    .poll(() => last(page, 'navigate'))
+    .toMatchObject({ surface: 'app', payload: { path: '/app/workbooks', previousPath: '/app' } });
   await expect(frame.getByTestId('embed-tenant')).toHaveText('acme-corp');
 });
 
@@ -295,12 +343,16 @@ test('a host origin outside allowedOrigins gets nothing: no ready, the frame say
         const w = window as unknown as HostWindow;
         w.events = [];
         w.h = core.embedDashboard({ container: '#c', baseUrl, publicId: 'sales-overview', session, readyTimeout: 1500 });
-        (w.h as unknown as { on(t: string, f: (m: Recorded) => void): void }).on('*', (m) => w.events.push({ type: m.type, payload: m.payload, surface: m.surface }));
+        (w.h as unknown as { on(t: string, f: (m: Recorded) => void): void }).on('*', (m) =>
+          w.events.push({ type: m.type, payload: m.payload, surface: m.surface }),
+        );
       },
       { baseUrl: strict.origin, session },
     );
     await expect(page.frameLocator('#c iframe').getByTestId('host-refused')).toContainText(host.origin);
-    await expect.poll(() => page.evaluate(() => (window as unknown as HostWindow).h.getState().error?.code ?? null), { timeout: 5000 }).toBe('timeout');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as HostWindow).h.getState().error?.code ?? null), { timeout: 5000 })
+      .toBe('timeout');
     expect(await events(page)).toEqual([]);
   } finally {
     await strict.close();
@@ -328,8 +380,20 @@ test('the embed takes actions only from its parent on the host origin, and only 
     // From the real parent and origin, but not valid: rejected with the catalog's reason.
     await page.evaluate((origin) => {
       const win = (window as unknown as HostWindow).h.iframe!.contentWindow!;
-      win.postMessage({ source: 'platform-embed', direction: 'action', type: 'platform:action:set-color-scheme', payload: { scheme: 'purple' }, timestamp: Date.now() }, origin);
-      win.postMessage({ source: 'platform-embed', direction: 'action', type: 'platform:action:__proto__', payload: {}, timestamp: Date.now() }, origin);
+      win.postMessage(
+        {
+          source: 'platform-embed',
+          direction: 'action',
+          type: 'platform:action:set-color-scheme',
+          payload: { scheme: 'purple' },
+          timestamp: Date.now(),
+        },
+        origin,
+      );
+      win.postMessage(
+        { source: 'platform-embed', direction: 'action', type: 'platform:action:__proto__', payload: {}, timestamp: Date.now() },
+        origin,
+      );
     }, platform.origin);
     await expect(frame.getByTestId('rejected-actions')).toHaveText('2: unknown action type');
     await expect(frame.getByTestId('color-scheme')).toHaveText('light');

@@ -23,7 +23,9 @@ for (const dir of readdirSync(resolve(root, 'packages'))) {
       console.log(`ok   ${pkg.name}: ${label}`);
     } catch (error) {
       failed++;
-      console.log(`FAIL ${pkg.name}: ${label}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`);
+      console.log(
+        `FAIL ${pkg.name}: ${label}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`,
+      );
     }
   };
   step('publint', () => {

@@ -11,13 +11,35 @@ import terser from '@rollup/plugin-terser';
 const root = resolve(import.meta.dirname, '..');
 const dist = (pkg) => resolve(root, `packages/${pkg}/dist/index.mjs`);
 const entries = [
-  { label: 'core: embedDashboard (all it needs, validators included)', pkg: 'core', code: `export { embedDashboard } from '${dist('core')}';`, budget: 2500 },
+  {
+    label: 'core: embedDashboard (all it needs, validators included)',
+    pkg: 'core',
+    code: `export { embedDashboard } from '${dist('core')}';`,
+    budget: 2500,
+  },
   { label: 'core: everything', pkg: 'core', code: `export * from '${dist('core')}';` },
   { label: 'core: parseMessage + createAction only', pkg: 'core', code: `export { parseMessage, createAction } from '${dist('core')}';` },
-  { label: 'react adapter (beyond core and react)', pkg: 'react', code: `export * from '${dist('react')}';`, budget: 1000, external: ['react', 'react-dom', '@platform-embed/core'] },
-  { label: 'vue adapter (beyond core and vue)', pkg: 'vue', code: `export * from '${dist('vue')}';`, budget: 1000, external: ['vue', '@platform-embed/core'] },
+  {
+    label: 'react adapter (beyond core and react)',
+    pkg: 'react',
+    code: `export * from '${dist('react')}';`,
+    budget: 1000,
+    external: ['react', 'react-dom', '@platform-embed/core'],
+  },
+  {
+    label: 'vue adapter (beyond core and vue)',
+    pkg: 'vue',
+    code: `export * from '${dist('vue')}';`,
+    budget: 1000,
+    external: ['vue', '@platform-embed/core'],
+  },
   { label: 'server client (node/edge)', pkg: 'server', code: `export * from '${dist('server')}';` },
-  { label: 'script tag bundle (everything)', pkg: 'element', file: resolve(root, 'packages/element/dist/platform-embed.min.js'), budget: 4000 },
+  {
+    label: 'script tag bundle (everything)',
+    pkg: 'element',
+    file: resolve(root, 'packages/element/dist/platform-embed.min.js'),
+    budget: 4000,
+  },
 ];
 
 async function measure(entry) {
@@ -55,7 +77,9 @@ const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r
 const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ');
 console.log(line(head));
 for (const r of rows) console.log(line(r));
-console.log('\nFor comparison (min+gzip, measured the same way): Superset SDK 3.6 KB, Looker 17.5 KB, Power BI 39.8 KB, ThoughtSpot 100.6 KB.');
+console.log(
+  '\nFor comparison (min+gzip, measured the same way): Superset SDK 3.6 KB, Looker 17.5 KB, Power BI 39.8 KB, ThoughtSpot 100.6 KB.',
+);
 if (over) {
   console.log(`\n${over} bundle(s) over budget (reported, not a test failure; run with --strict to fail).`);
   if (process.argv.includes('--strict')) process.exitCode = 1;

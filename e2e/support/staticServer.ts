@@ -63,6 +63,10 @@ export async function startStaticServer(options: {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://${options.host}:${port}`,
-    close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }

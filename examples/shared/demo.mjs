@@ -9,7 +9,12 @@ import { HOSTS, startHost } from './hostServer.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const env = process.env;
-const ports = { platform: Number(env.MOCK_PORT ?? 4100), html: Number(env.HTML_PORT ?? 5171), react: Number(env.REACT_PORT ?? 5172), vue: Number(env.VUE_PORT ?? 5173) };
+const ports = {
+  platform: Number(env.MOCK_PORT ?? 4100),
+  html: Number(env.HTML_PORT ?? 5171),
+  react: Number(env.REACT_PORT ?? 5172),
+  vue: Number(env.VUE_PORT ?? 5173),
+};
 
 let platform;
 let mock;
@@ -19,7 +24,13 @@ if (env.PLATFORM_BASE_URL || env.PLATFORM_API_KEY) {
     console.error(`To run the demo against a real tenant, also set ${missing.join(', ')}.`);
     process.exit(1);
   }
-  platform = { baseUrl: env.PLATFORM_BASE_URL, apiKey: env.PLATFORM_API_KEY, deploymentId: Number(env.PLATFORM_DEPLOYMENT_ID), publicId: env.PLATFORM_DASHBOARD_ID, mode: 'tenant' };
+  platform = {
+    baseUrl: env.PLATFORM_BASE_URL,
+    apiKey: env.PLATFORM_API_KEY,
+    deploymentId: Number(env.PLATFORM_DEPLOYMENT_ID),
+    publicId: env.PLATFORM_DASHBOARD_ID,
+    mode: 'tenant',
+  };
 } else {
   // The hosts run on 127.0.0.1 and the platform on localhost: different origins and sites.
   mock = await startMockPlatform({ host: 'localhost', port: ports.platform });

@@ -44,8 +44,16 @@ export async function startHost(options) {
       },
     }),
   );
-  const config = JSON.stringify({ baseUrl: platform.baseUrl, publicId: platform.publicId, deploymentId: platform.deploymentId, mode: platform.mode, host: options.name });
-  const mounts = Object.entries({ '/demo.css': resolve(import.meta.dirname, 'demo.css'), ...options.mounts }).sort((a, b) => b[0].length - a[0].length);
+  const config = JSON.stringify({
+    baseUrl: platform.baseUrl,
+    publicId: platform.publicId,
+    deploymentId: platform.deploymentId,
+    mode: platform.mode,
+    host: options.name,
+  });
+  const mounts = Object.entries({ '/demo.css': resolve(import.meta.dirname, 'demo.css'), ...options.mounts }).sort(
+    (a, b) => b[0].length - a[0].length,
+  );
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://host');
@@ -73,7 +81,11 @@ export async function startHost(options) {
   return {
     origin: `http://${options.host ?? '127.0.0.1'}:${port}`,
     sessionsMinted: () => minted,
-    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done(undefined)); }),
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done(undefined));
+      }),
   };
 }
 

@@ -27,7 +27,10 @@ export function App({ config }: { config: DemoConfig }) {
     title: 'Sales overview',
     // The catch-all: every validated event, typed as the union of the catalog's envelopes.
     onEvent: (message: EventMessage | UnknownEventMessage) =>
-      setLog((entries) => [...entries, { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload }]),
+      setLog((entries) => [
+        ...entries,
+        { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload },
+      ]),
   });
 
   const actions: [string, string, (e: EmbedHandle<'dashboard'>) => unknown][] = [

@@ -155,12 +155,15 @@ export interface EmbedHandle<S extends Surface = Surface> {
    * ```
    */
   on<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): Unsubscribe;
+  /** Adds a catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
   on(type: '*', handler: AnyEventHandler): Unsubscribe;
   /** Like {@link EmbedHandle.on}, removed after the first call. */
   once<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): Unsubscribe;
+  /** Like the catch-all {@link EmbedHandle.on}, removed after the first call. */
   once(type: '*', handler: AnyEventHandler): Unsubscribe;
   /** Removes a handler added with `on` or `once`. */
   off<K extends EventName>(type: K | EventType<K>, handler: EventHandler<K>): void;
+  /** Removes a catch-all handler added with `on('*')` or `once('*')`. */
   off(type: '*', handler: AnyEventHandler): void;
   /**
    * Sends an action. The payload is validated first (an invalid one throws and nothing is
@@ -208,7 +211,8 @@ const noop = () => {};
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
   const o = options as DashboardEmbedOptions & AppEmbedOptions;
   const invalid = (what: string) => new EmbedError(ErrorCode.InvalidOption, what);
-  if (typeof document == 'undefined') throw new EmbedError(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
+  if (typeof document == 'undefined')
+    throw new EmbedError(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
   const origin = normalizeBaseUrl(o.baseUrl);
   const source = o.session;
   if (source !== undefined && typeof source != 'string' && typeof source != 'function')
@@ -221,10 +225,12 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     throw invalid('sandbox must include allow-scripts and allow-same-origin');
   const timeout = o.readyTimeout ?? 30000;
   if (!(timeout >= 0 && timeout < Infinity)) throw invalid('readyTimeout must be a number of milliseconds >= 0');
-  if (![undefined, true, false].includes(o.debug as boolean) && typeof o.debug != 'function') throw invalid('debug must be a boolean or a function');
+  if (![undefined, true, false].includes(o.debug as boolean) && typeof o.debug != 'function')
+    throw invalid('debug must be a boolean or a function');
   if (o.onDiagnostic !== undefined && typeof o.onDiagnostic != 'function') throw invalid('onDiagnostic must be a function');
   const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
-  if (!container?.appendChild) throw new EmbedError(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
+  if (!container?.appendChild)
+    throw new EmbedError(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
 
   // Session ids seen on this page never reach a log line or an error message.
   const redact = (text: string) => {
@@ -345,7 +351,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       if (session !== undefined && (typeof id2 != 'string' || !id2.trim() || USED.has(id2)))
         throw new EmbedError(
           ErrorCode.Session,
-          USED.has(id2 as string) ? 'session already used: sessions are single-use, pass a function that mints one per load' : 'no session id: return the sessionId of generate-session',
+          USED.has(id2 as string)
+            ? 'session already used: sessions are single-use, pass a function that mints one per load'
+            : 'no session id: return the sessionId of generate-session',
         );
       if (id2) USED.add(id2);
       const url = buildEmbedUrl(surface, { ...o, session: id2 });
@@ -365,7 +373,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       if (o.readyTimeout !== 0)
         timer = setTimeout(() => fail(new EmbedError(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), timeout);
     })().catch((e: unknown) => {
-      if (id == loads) fail(e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${redact(String(e))}`, { cause: e }));
+      if (id == loads)
+        fail(
+          e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${redact(String(e))}`, { cause: e }),
+        );
     });
     return ready;
   };

@@ -1,3 +1,10 @@
+/**
+ * The framework-free core: the event and action catalog with its validators, the embed URL builder, and
+ * `embedDashboard`, `embedChat` and `embedApp`, which mount an iframe and talk to it over an origin-checked
+ * postMessage protocol.
+ *
+ * @module @platform-embed/core
+ */
 export { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
 export { normalizeBaseUrl } from './origin';
 export {

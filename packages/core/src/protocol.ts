@@ -21,16 +21,26 @@ export const SURFACES = ['dashboard', 'app', 'chat'] as const;
 
 /** The event catalog (embed to host), keyed by short event name. */
 export const EVENT_SCHEMAS = {
+  /** The embed has authenticated and mounted: the first event of every load. */
   ready: {
+    /** The tenant the embed runs for, or `null` in private mode. */
     embedTenant: 'string|null',
+    /** The deployment shown, or `null` in private mode. */
     deploymentId: 'number|null',
+    /** `signed` with a session from generate-session, `private` when the viewer signed in on the platform. */
     mode: ['signed', 'private'],
+    /** The surface that became ready. */
     surface: SURFACES,
+    /** The public id of the dashboard (dashboard surface). */
     publicId: 'string?',
   },
+  /** A surface is viewed: on load and on each in-embed navigation. */
   view: { surface: SURFACES, path: 'string', publicId: 'string?', title: 'string?' },
+  /** The viewer navigated within the embed. */
   navigate: { path: 'string', previousPath: 'string?' },
+  /** Every widget of a dashboard has rendered (later than `ready`). */
   'dashboard-loaded': { publicId: 'string?', widgetCount: 'integer>=0?', loadDurationMs: 'number>=0?' },
+  /** The viewer exported data or an image. The exported rows are never included. */
   download: {
     format: ['csv', 'xlsx', 'png', 'pdf'],
     target: ['widget', 'dashboard'],
@@ -38,23 +48,32 @@ export const EVENT_SCHEMAS = {
     title: 'string?',
     rowCount: 'integer>=0?',
   },
+  /** The viewer drilled into a measure. */
   drilldown: { member: 'string', value: 'any?', widgetId: 'string?' },
+  /** The viewer ran an AI (natural-language) query. */
   'ai-query': {
     query: 'string',
     status: ['submitted', 'completed', 'error'],
     chatId: 'string?',
     agentId: 'string?',
   },
+  /** The embed surfaced an error; `fatal` when the whole surface went down. */
   error: { message: 'string', name: 'string?', context: 'string?', fatal: 'boolean?' },
 } as const satisfies Record<string, Schema>;
 
 /** The action catalog (host to embed), keyed by short action name. `'*'` marks an open object. */
 export const ACTION_SCHEMAS = {
+  /** Switches the color scheme (`auto` follows the viewer's OS). */
   'set-color-scheme': { scheme: ['light', 'dark', 'auto'] },
+  /** Applies a brand theme; keys other than the common ones are passed through. */
   'set-theme': { primaryColor: 'string?', borderRadius: 'number|string?', font: 'string?', '*': 'any' },
+  /** Switches the UI language: a full code, short code or regional variant. */
   'set-locale': { locale: 'non-empty string' },
+  /** Pushes a filter into a dashboard. */
   'set-filter': { filterUrlParameter: 'f_<view>.<dimension>=<JSON>' },
+  /** Navigates to an in-embed path. */
   navigate: { path: 'string' },
+  /** Re-runs the embed's queries. */
   refresh: {},
 } as const satisfies Record<string, Schema>;
 
@@ -100,11 +119,13 @@ type Optional<S> = { [K in keyof S]: S[K] extends `${string}?` ? K : never }[key
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The payload type a schema describes (derived, never written by hand). */
-export type PayloadOf<S> = [keyof S] extends [never] ? Record<string, never> : Simplify<
-  { -readonly [K in Exclude<keyof S, Optional<S> | '*'>]: FieldType<S[K]> } & {
-    -readonly [K in Exclude<Optional<S>, '*'>]?: FieldType<S[K]>;
-  } & ('*' extends keyof S ? { [key: string]: unknown } : unknown)
->;
+export type PayloadOf<S> = [keyof S] extends [never]
+  ? Record<string, never>
+  : Simplify<
+      { -readonly [K in Exclude<keyof S, Optional<S> | '*'>]: FieldType<S[K]> } & {
+        -readonly [K in Exclude<Optional<S>, '*'>]?: FieldType<S[K]>;
+      } & ('*' extends keyof S ? { [key: string]: unknown } : unknown)
+    >;
 
 /** An embed surface: `dashboard`, `app` or `chat`. */
 export type Surface = (typeof SURFACES)[number];
@@ -210,8 +231,7 @@ const ACTIONS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entr
 const TYPE = /^platform:event:[\w-]{1,64}$/;
 
 /** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  Object.prototype.toString.call(v) == '[object Object]';
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
 
 const show = (v: unknown) =>
   typeof v == 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v == 'number' ? v : v === null ? 'null' : typeof v;
@@ -245,13 +265,19 @@ export function parseMessage(data: unknown): ParseResult {
   if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };
   const { type, payload } = data as { type: string; payload: Record<string, unknown> };
   const field =
-    data.source !== SOURCE ? 'source'
-    : data.direction !== 'event' ? 'direction'
-    : typeof type != 'string' || !TYPE.test(type) ? 'type'
-    : !isPlainObject(payload) ? 'payload'
-    : !Number.isFinite(data.timestamp) ? 'timestamp'
-    : !SURFACES.includes(data.surface as Surface) ? 'surface'
-    : '';
+    data.source !== SOURCE
+      ? 'source'
+      : data.direction !== 'event'
+        ? 'direction'
+        : typeof type != 'string' || !TYPE.test(type)
+          ? 'type'
+          : !isPlainObject(payload)
+            ? 'payload'
+            : !Number.isFinite(data.timestamp)
+              ? 'timestamp'
+              : !SURFACES.includes(data.surface as Surface)
+                ? 'surface'
+                : '';
   if (field) return { ok: false, reason: `bad envelope field "${field}" (got ${show(data[field])})` };
   const schema = EVENTS.get(type.slice(EVENT_PREFIX.length));
   const problem = schema && checkPayload(schema, payload);
@@ -273,10 +299,7 @@ export const shortName = (type: string, prefix: string): string =>
  * iframe.contentWindow.postMessage(createAction('set-color-scheme', { scheme: 'dark' }), tenantOrigin);
  * ```
  */
-export function createAction<K extends ActionName>(
-  type: K | ActionType<K>,
-  ...[payload]: ActionArgs<K>
-): ActionMessage<K> {
+export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[payload]: ActionArgs<K>): ActionMessage<K> {
   const name = shortName(type, ACTION_PREFIX);
   const schema = ACTIONS.get(name);
   let copy: unknown = payload ?? {};

@@ -101,7 +101,9 @@ const segment = (v: unknown): v is string => nonEmpty(v) && !/^\.\.?$/.test(v);
 
 function member(key: string): string {
   const [view = '', dimension = '', ...rest] = key.split('.');
-  return NAME.test(view) && NAME.test(dimension) && !rest.length ? key : bad(`"${key}" must be "<semantic_view>.<dimension>", e.g. "orders.status"`);
+  return NAME.test(view) && NAME.test(dimension) && !rest.length
+    ? key
+    : bad(`"${key}" must be "<semantic_view>.<dimension>", e.g. "orders.status"`);
 }
 
 function filterJson(key: string, value: unknown): string {
@@ -132,7 +134,11 @@ export function filterUrlParameter(view: string, dimension: string, value: Filte
 // The query parameters of `filters`, `timeGrains` and `fieldSwitches`: prefix and value check.
 const MEMBER_OPTIONS: Record<string, [string, (key: string, value: unknown) => string]> = {
   filters: ['f_', filterJson],
-  timeGrains: ['tg_', (key, grain) => (TIME_GRAINS.includes(grain as TimeGrain) ? (grain as string) : bad(`time grain "${key}" must be ${TIME_GRAINS.join('|')}`))],
+  timeGrains: [
+    'tg_',
+    (key, grain) =>
+      TIME_GRAINS.includes(grain as TimeGrain) ? (grain as string) : bad(`time grain "${key}" must be ${TIME_GRAINS.join('|')}`),
+  ],
   fieldSwitches: ['ms_', (key, selected) => (nonEmpty(selected) ? selected : bad(`field switch "${key}" must be a member name`))],
 };
 
@@ -155,11 +161,15 @@ export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): strin
   const params: string[] = [];
   const add = (key: string, value: string) => params.push(`${enc(key)}=${enc(value)}`);
   const path =
-    surface == 'dashboard' ? `dashboard/${enc(segment(publicId) ? publicId : bad('publicId must be a non-empty string'))}`
-    : surface == 'chat' ? 'chat'
-    : surface == 'app' ? `d/${/^[1-9]\d*$/.test(String(id)) ? id : bad('deploymentId must be a positive integer')}/app`
-    : bad(`surface must be dashboard|chat|app, got ${JSON.stringify(surface)}`);
-  if (session !== undefined) add(surface == 'chat' ? 'sessionId' : 'session', nonEmpty(session) ? session : bad('session must be a non-empty string'));
+    surface == 'dashboard'
+      ? `dashboard/${enc(segment(publicId) ? publicId : bad('publicId must be a non-empty string'))}`
+      : surface == 'chat'
+        ? 'chat'
+        : surface == 'app'
+          ? `d/${/^[1-9]\d*$/.test(String(id)) ? id : bad('deploymentId must be a positive integer')}/app`
+          : bad(`surface must be dashboard|chat|app, got ${JSON.stringify(surface)}`);
+  if (session !== undefined)
+    add(surface == 'chat' ? 'sessionId' : 'session', nonEmpty(session) ? session : bad('session must be a non-empty string'));
   else if (surface == 'app') bad('the app surface needs a signed session');
   for (const flag of FLAGS) {
     const value = options[flag];
@@ -169,7 +179,7 @@ export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): strin
   if (locale !== undefined) add('locale', nonEmpty(locale) ? locale : bad('locale must be a language code such as "es-MX"'));
   for (const option in MEMBER_OPTIONS) {
     const [prefix, check] = MEMBER_OPTIONS[option]!;
-    const values = options[option as "filters"] as Record<string, unknown> | undefined;
+    const values = options[option as 'filters'] as Record<string, unknown> | undefined;
     for (const key in values) add(prefix + member(key), check(key, values[key]));
   }
   const url = `${normalizeBaseUrl(options.baseUrl)}/embed/${path}`;

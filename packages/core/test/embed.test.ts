@@ -49,7 +49,8 @@ async function ready(h: EmbedHandle) {
 }
 
 const spyPost = (win: Window) => vi.spyOn(win, 'postMessage') as unknown as MockInstance<(message: unknown, targetOrigin: string) => void>;
-const types = (post: MockInstance<(message: unknown, targetOrigin: string) => void>) => post.mock.calls.map(([m]) => (m as { type: string }).type);
+const types = (post: MockInstance<(message: unknown, targetOrigin: string) => void>) =>
+  post.mock.calls.map(([m]) => (m as { type: string }).type);
 
 /** Another iframe on the page, not managed by the SDK (e.g. a second tenant frame or an ad). */
 function foreignFrame(): Window {
@@ -117,10 +118,25 @@ describe('mounting', () => {
   });
 
   test.each([
-    ['chat, signed', () => embedChat({ container: '#c', baseUrl: BASE, session: 'chat-s1' }), 'https://tenant.example/embed/chat?sessionId=chat-s1', 'Analytics chat'],
+    [
+      'chat, signed',
+      () => embedChat({ container: '#c', baseUrl: BASE, session: 'chat-s1' }),
+      'https://tenant.example/embed/chat?sessionId=chat-s1',
+      'Analytics chat',
+    ],
     ['chat, private', () => embedChat({ container: '#c', baseUrl: BASE }), 'https://tenant.example/embed/chat', 'Analytics chat'],
-    ['dashboard, private', () => embedDashboard({ container: '#c', baseUrl: BASE, publicId: 'p' }), 'https://tenant.example/embed/dashboard/p', 'Analytics dashboard'],
-    ['app', () => embedApp({ container: '#c', baseUrl: BASE, deploymentId: 9, session: async () => ({ sessionId: 'app-s1' }) }), 'https://tenant.example/embed/d/9/app?session=app-s1', 'Analytics app'],
+    [
+      'dashboard, private',
+      () => embedDashboard({ container: '#c', baseUrl: BASE, publicId: 'p' }),
+      'https://tenant.example/embed/dashboard/p',
+      'Analytics dashboard',
+    ],
+    [
+      'app',
+      () => embedApp({ container: '#c', baseUrl: BASE, deploymentId: 9, session: async () => ({ sessionId: 'app-s1' }) }),
+      'https://tenant.example/embed/d/9/app?session=app-s1',
+      'Analytics app',
+    ],
   ])('%s', async (_what, create, src, title) => {
     const h = track(create());
     await mounted(h);
@@ -150,7 +166,12 @@ describe('option validation (thrown synchronously, nothing mounted)', () => {
     ['selector not found', { container: '#nope' }, 'no-container', /container #nope not found/],
     ['missing container', { container: undefined }, 'no-container', /container/],
     ['container not an element', { container: {} }, 'no-container', /container/],
-    ['sandbox without allow-same-origin', { sandbox: 'allow-scripts' }, 'invalid-option', /sandbox must include allow-scripts and allow-same-origin/],
+    [
+      'sandbox without allow-same-origin',
+      { sandbox: 'allow-scripts' },
+      'invalid-option',
+      /sandbox must include allow-scripts and allow-same-origin/,
+    ],
     ['sandbox without allow-scripts', { sandbox: 'allow-same-origin' }, 'invalid-option', /sandbox/],
     ['empty sandbox', { sandbox: '' }, 'invalid-option', /sandbox/],
     ['sandbox with look-alike tokens', { sandbox: 'allow-scripts-x allow-same-origin-x' }, 'invalid-option', /sandbox/],
@@ -177,13 +198,17 @@ describe('option validation (thrown synchronously, nothing mounted)', () => {
   });
 
   test('app without a session', () => {
-    const error = thrown(() => track(embedApp({ container: '#c', baseUrl: BASE, deploymentId: 1 } as unknown as Parameters<typeof embedApp>[0])));
+    const error = thrown(() =>
+      track(embedApp({ container: '#c', baseUrl: BASE, deploymentId: 1 } as unknown as Parameters<typeof embedApp>[0])),
+    );
     expect(error.code).toBe('invalid-option');
     expect(error.message).toContain('app surface needs a signed session');
   });
 
   test('a session given as a string is not echoed in option errors', () => {
-    const error = thrown(() => track(embedDashboard({ ...base, session: 'SECRET-SESSION', allowExport: 'yes' } as unknown as DashboardEmbedOptions)));
+    const error = thrown(() =>
+      track(embedDashboard({ ...base, session: 'SECRET-SESSION', allowExport: 'yes' } as unknown as DashboardEmbedOptions)),
+    );
     expect(error.message).not.toContain('SECRET-SESSION');
   });
 });
@@ -383,21 +408,27 @@ describe('rules 4 and 5: the envelope is data, typed handlers get typed payloads
 });
 
 describe('rule 6: no prototype games', () => {
-  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('event type platform:event:%s is just an unknown type', async (name) => {
-    const h = dashboard();
-    const win = await mounted(h);
-    const onAny = vi.fn();
-    h.on('*', onAny);
-    expect(() => deliver(envelope(name, { x: 1 }), win)).not.toThrow();
-    expect(onAny).toHaveBeenCalledOnce();
-  });
+  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'event type platform:event:%s is just an unknown type',
+    async (name) => {
+      const h = dashboard();
+      const win = await mounted(h);
+      const onAny = vi.fn();
+      h.on('*', onAny);
+      expect(() => deliver(envelope(name, { x: 1 }), win)).not.toThrow();
+      expect(onAny).toHaveBeenCalledOnce();
+    },
+  );
 
-  test.each(['__proto__', 'constructor', 'toString', 'platform:event:__proto__', 'clicked', ''])('on(%j) is refused: not a known event', (name) => {
-    const h = dashboard();
-    const error = thrown(() => h.on(name as 'view', () => {}));
-    expect(error.code).toBe('invalid-option');
-    expect(error.message).toContain('unknown event');
-  });
+  test.each(['__proto__', 'constructor', 'toString', 'platform:event:__proto__', 'clicked', ''])(
+    'on(%j) is refused: not a known event',
+    (name) => {
+      const h = dashboard();
+      const error = thrown(() => h.on(name as 'view', () => {}));
+      expect(error.code).toBe('invalid-option');
+      expect(error.message).toContain('unknown event');
+    },
+  );
 
   test('a handler that is not a function is refused', () => {
     const h = dashboard();
@@ -409,7 +440,9 @@ describe('rule 6: no prototype games', () => {
     const win = await mounted(h);
     const fn = vi.fn();
     h.on('drilldown', fn);
-    const data = JSON.parse('{"source":"platform-embed","direction":"event","type":"platform:event:drilldown","timestamp":1,"surface":"dashboard","payload":{"member":"m","__proto__":{"polluted":true}}}');
+    const data = JSON.parse(
+      '{"source":"platform-embed","direction":"event","type":"platform:event:drilldown","timestamp":1,"surface":"dashboard","payload":{"member":"m","__proto__":{"polluted":true}}}',
+    );
     deliver(data, win);
     expect(fn).toHaveBeenCalledOnce();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -453,7 +486,8 @@ describe('rule 7: send only to the tenant origin, never before ready', () => {
       {},
       { locale: 'fr' },
     ]);
-    for (const [m] of post.mock.calls) expect(m).toMatchObject({ source: 'platform-embed', direction: 'action', timestamp: expect.any(Number) });
+    for (const [m] of post.mock.calls)
+      expect(m).toMatchObject({ source: 'platform-embed', direction: 'action', timestamp: expect.any(Number) });
     for (const [m] of post.mock.calls) expect(m).not.toHaveProperty('surface');
   });
 
@@ -461,7 +495,10 @@ describe('rule 7: send only to the tenant origin, never before ready', () => {
     const h = dashboard();
     const { post } = await ready(h);
     h.navigate('/now');
-    expect(post).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ type: 'platform:action:navigate', payload: { path: '/now' } }), BASE);
+    expect(post).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ type: 'platform:action:navigate', payload: { path: '/now' } }),
+      BASE,
+    );
   });
 
   test('queued actions go out before ready handlers run, so a handler’s action comes after them', async () => {
@@ -827,9 +864,12 @@ describe('sessions', () => {
   });
 
   test.each<[string, () => unknown]>([
-    ['throws', () => {
-      throw new Error('backend down');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('backend down');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('backend down'))],
     ['rejects with a non-error', () => Promise.reject('nope')],
     ['returns an empty string', async () => ''],
@@ -1079,7 +1119,9 @@ describe('rule 10: secrets stay secret', () => {
     h.reload('SECRET-2'); // already used: a session error
     await flush();
     expect(h.error?.code).toBe('session');
-    const logged = debug.mock.calls.map((args) => args.map((a) => (a instanceof Error ? a.message : typeof a == 'string' ? a : JSON.stringify(a))).join(' '));
+    const logged = debug.mock.calls.map((args) =>
+      args.map((a) => (a instanceof Error ? a.message : typeof a == 'string' ? a : JSON.stringify(a))).join(' '),
+    );
     expect(logged.length).toBeGreaterThan(5);
     expect(logged.some((l) => l.includes('[redacted]'))).toBe(true);
     expect(logged.some((l) => l.startsWith('[platform-embed]'))).toBe(true);

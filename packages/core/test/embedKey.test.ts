@@ -2,10 +2,24 @@ import { describe, expect, test } from 'vitest';
 import { embedKey } from '../src/index';
 
 describe('embedKey: what is embedded, compared by value', () => {
-  const base = { surface: 'dashboard', baseUrl: 'https://t.example', publicId: 'p', allowExport: true, filters: { 'o.s': { value: 'a', op: 'eq' } } };
+  const base = {
+    surface: 'dashboard',
+    baseUrl: 'https://t.example',
+    publicId: 'p',
+    allowExport: true,
+    filters: { 'o.s': { value: 'a', op: 'eq' } },
+  };
 
   test('key order at any depth does not matter', () => {
-    expect(embedKey(base)).toBe(embedKey({ filters: { 'o.s': { op: 'eq', value: 'a' } }, allowExport: true, publicId: 'p', baseUrl: 'https://t.example', surface: 'dashboard' }));
+    expect(embedKey(base)).toBe(
+      embedKey({
+        filters: { 'o.s': { op: 'eq', value: 'a' } },
+        allowExport: true,
+        publicId: 'p',
+        baseUrl: 'https://t.example',
+        surface: 'dashboard',
+      }),
+    );
   });
 
   test('handlers, a session function, readyTimeout and debug are not part of it', () => {

@@ -8,7 +8,15 @@ export const READY = { embedTenant: 'acme', deploymentId: 7, mode: 'signed', sur
 
 /** A raw event envelope as the embed would post it; `extra` overrides envelope fields. */
 export function envelope(name: string, payload: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: 'platform-embed', direction: 'event', type: `platform:event:${name}`, payload, timestamp: 1700000000000, surface: 'dashboard', ...extra };
+  return {
+    source: 'platform-embed',
+    direction: 'event',
+    type: `platform:event:${name}`,
+    payload,
+    timestamp: 1700000000000,
+    surface: 'dashboard',
+    ...extra,
+  };
 }
 
 /** Runs `fn` and returns what it threw; fails the test when it does not throw. */

@@ -7,7 +7,9 @@ test('importing the core without a DOM does not throw or touch window', async ()
   const core = await import('../src/index');
   expect(core.listenerCount()).toBe(0);
   // The DOM-free helpers work on the server.
-  expect(core.buildEmbedUrl('chat', { baseUrl: 'https://tenant.example', session: 's' })).toBe('https://tenant.example/embed/chat?sessionId=s');
+  expect(core.buildEmbedUrl('chat', { baseUrl: 'https://tenant.example', session: 's' })).toBe(
+    'https://tenant.example/embed/chat?sessionId=s',
+  );
   expect(core.parseMessage({}).ok).toBe(false);
   expect(core.createAction('refresh').type).toBe('platform:action:refresh');
 });

@@ -29,7 +29,9 @@ const KIND_ARBITRARIES: Record<string, fc.Arbitrary<unknown>> = {
   boolean: fc.boolean(),
   any: fc.anything(),
   null: fc.constant(null),
-  'f_<view>.<dimension>=<JSON>': fc.tuple(name, name, fc.dictionary(fc.string(), fc.jsonValue())).map(([v, d, value]) => filterUrlParameter(v, d, value as never)),
+  'f_<view>.<dimension>=<JSON>': fc
+    .tuple(name, name, fc.dictionary(fc.string(), fc.jsonValue()))
+    .map(([v, d, value]) => filterUrlParameter(v, d, value as never)),
 };
 
 function fieldArbitrary(descriptor: FieldDescriptor): fc.Arbitrary<unknown> {
@@ -57,24 +59,57 @@ function payloadArbitrary(schema: Schema): fc.Arbitrary<Record<string, unknown>>
 }
 
 const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
-const validEvent = fc.constantFrom(...eventNames).chain((event) =>
-  fc
-    .tuple(payloadArbitrary(EVENT_SCHEMAS[event]), fc.constantFrom(...SURFACES), fc.integer({ min: 0, max: 4e12 }))
-    .map(([payload, surface, timestamp]) => envelope(event, payload, { surface, timestamp })),
-);
+const validEvent = fc
+  .constantFrom(...eventNames)
+  .chain((event) =>
+    fc
+      .tuple(payloadArbitrary(EVENT_SCHEMAS[event]), fc.constantFrom(...SURFACES), fc.integer({ min: 0, max: 4e12 }))
+      .map(([payload, surface, timestamp]) => envelope(event, payload, { surface, timestamp })),
+  );
 
 const DELETE = Symbol('delete');
 const ENVELOPE_FIELDS = ['source', 'direction', 'type', 'payload', 'timestamp', 'surface'];
 const hostile = fc.oneof(
-  fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withObjectString: true, withNullPrototype: true, withBigInt: true, withDate: true, withTypedArray: true, withSparseArray: true }),
-  fc.constantFrom(DELETE, NaN, Infinity, -1, '', 'platform:event:__proto__', 'platform:event:constructor', 'action', 'event', 'DASHBOARD', [], new Map(), Object.create(null)),
+  fc.anything({
+    withBoxedValues: true,
+    withMap: true,
+    withSet: true,
+    withObjectString: true,
+    withNullPrototype: true,
+    withBigInt: true,
+    withDate: true,
+    withTypedArray: true,
+    withSparseArray: true,
+  }),
+  fc.constantFrom(
+    DELETE,
+    NaN,
+    Infinity,
+    -1,
+    '',
+    'platform:event:__proto__',
+    'platform:event:constructor',
+    'action',
+    'event',
+    'DASHBOARD',
+    [],
+    new Map(),
+    Object.create(null),
+  ),
 );
 
 /** Valid envelopes with zero, one or two mutations of an envelope field or a payload field. */
 const nearValid = fc
   .tuple(
     validEvent,
-    fc.option(fc.oneof(fc.tuple(fc.constantFrom(...ENVELOPE_FIELDS), hostile), fc.tuple(fc.constant('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)))), fc.option(fc.tuple(fc.string(), fc.constantFrom(...Object.keys(EVENT_SCHEMAS.ready)), hostile)))
+    fc.option(
+      fc.oneof(
+        fc.tuple(fc.constantFrom(...ENVELOPE_FIELDS), hostile),
+        fc.tuple(fc.constant('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)),
+      ),
+    ),
+    fc.option(fc.tuple(fc.string(), fc.constantFrom(...Object.keys(EVENT_SCHEMAS.ready)), hostile)),
+  )
   .map(([data, envelopeChange, payloadChange]) => {
     const set = (target: Record<string, unknown>, key: string, value: unknown) => {
       if (value === DELETE) delete target[key];
@@ -108,7 +143,9 @@ function envelopeIsValid(data: unknown): data is Record<string, unknown> {
 }
 
 const knownSchema = (type: string): Schema | undefined =>
-  Object.hasOwn(EVENT_SCHEMAS, type.slice('platform:event:'.length)) ? EVENT_SCHEMAS[type.slice('platform:event:'.length) as EventName] : undefined;
+  Object.hasOwn(EVENT_SCHEMAS, type.slice('platform:event:'.length))
+    ? EVENT_SCHEMAS[type.slice('platform:event:'.length) as EventName]
+    : undefined;
 
 // ---- The controller under test: one embed, every typed handler and the catch-all recorded ----
 
@@ -123,7 +160,14 @@ let any: unknown[] = [];
 beforeAll(async () => {
   document.body.innerHTML = '<div id="c"></div><iframe id="other"></iframe>';
   const add = vi.spyOn(window, 'addEventListener');
-  handle = embedDashboard({ container: '#c', baseUrl: BASE, publicId: 'p', session: 'prop-session', readyTimeout: 0, onDiagnostic: () => {} });
+  handle = embedDashboard({
+    container: '#c',
+    baseUrl: BASE,
+    publicId: 'p',
+    session: 'prop-session',
+    readyTimeout: 0,
+    onDiagnostic: () => {},
+  });
   await flush();
   ours = handle.iframe!.contentWindow!;
   others = [(document.getElementById('other') as HTMLIFrameElement).contentWindow, window, null];
@@ -219,13 +263,22 @@ describe('the page listener, from our iframe and origin', () => {
 describe('untrusted senders never reach a handler', () => {
   test('another window (or none), any origin: no handler, data never read', () => {
     fc.assert(
-      fc.property(fc.constantFrom(0, 1, 2), fc.oneof(fc.constant(BASE), fc.webUrl().map((u) => new URL(u).origin), fc.string()), validEvent, (which, origin, data) => {
-        const { event, reads } = fakeEvent(others[which], origin, data);
-        onMessage(event);
-        expect(reads.data).toBe(0);
-        expect(typed).toEqual([]);
-        expect(any).toEqual([]);
-      }),
+      fc.property(
+        fc.constantFrom(0, 1, 2),
+        fc.oneof(
+          fc.constant(BASE),
+          fc.webUrl().map((u) => new URL(u).origin),
+          fc.string(),
+        ),
+        validEvent,
+        (which, origin, data) => {
+          const { event, reads } = fakeEvent(others[which], origin, data);
+          onMessage(event);
+          expect(reads.data).toBe(0);
+          expect(typed).toEqual([]);
+          expect(any).toEqual([]);
+        },
+      ),
     );
   });
 
@@ -241,8 +294,24 @@ describe('untrusted senders never reach a handler', () => {
   });
 
   test('our window with any other origin: no handler, data never read', () => {
-    const nearMisses = fc.constantFrom('null', '', 'http://tenant.example', 'https://tenant.example:443', 'https://tenant.example.evil', 'https://TENANT.EXAMPLE', `${BASE}/`, ` ${BASE}`);
-    const origin = fc.oneof(nearMisses, fc.webUrl().map((u) => new URL(u).origin), fc.string(), fc.string().map((s) => BASE + s)).filter((o) => o !== BASE);
+    const nearMisses = fc.constantFrom(
+      'null',
+      '',
+      'http://tenant.example',
+      'https://tenant.example:443',
+      'https://tenant.example.evil',
+      'https://TENANT.EXAMPLE',
+      `${BASE}/`,
+      ` ${BASE}`,
+    );
+    const origin = fc
+      .oneof(
+        nearMisses,
+        fc.webUrl().map((u) => new URL(u).origin),
+        fc.string(),
+        fc.string().map((s) => BASE + s),
+      )
+      .filter((o) => o !== BASE);
     fc.assert(
       fc.property(origin, validEvent, (o, data) => {
         const { event, reads } = fakeEvent(ours, o, data);
@@ -291,22 +360,27 @@ describe('validators', () => {
     );
   });
 
-  test.each(Object.keys(ACTION_SCHEMAS) as (keyof typeof ACTION_SCHEMAS)[])('every generated valid %s action payload is accepted and copied', (action) => {
-    // Actions must be cloneable: extra fields come from JSON values only.
-    const schema: Schema = ACTION_SCHEMAS[action];
-    const fields = Object.entries(schema).filter(([k]) => k != '*');
-    const shape = Object.fromEntries(fields.map(([k, d]) => [k, d === 'any' ? fc.jsonValue() : fieldArbitrary(d)]));
-    const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
-    const payloads = fc.tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.jsonValue(), { maxKeys: 3 })).map(([p, extra]) => ({ ...extra, ...p }));
-    fc.assert(
-      fc.property(payloads, (payload) => {
-        const message = (createAction as (t: string, p: unknown) => { type: string; payload: unknown })(action, payload);
-        expect(message.type).toBe(`platform:action:${action}`);
-        expect(message.payload).toEqual(payload);
-        expect(message.payload).not.toBe(payload);
-      }),
-    );
-  });
+  test.each(Object.keys(ACTION_SCHEMAS) as (keyof typeof ACTION_SCHEMAS)[])(
+    'every generated valid %s action payload is accepted and copied',
+    (action) => {
+      // Actions must be cloneable: extra fields come from JSON values only.
+      const schema: Schema = ACTION_SCHEMAS[action];
+      const fields = Object.entries(schema).filter(([k]) => k != '*');
+      const shape = Object.fromEntries(fields.map(([k, d]) => [k, d === 'any' ? fc.jsonValue() : fieldArbitrary(d)]));
+      const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
+      const payloads = fc
+        .tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.jsonValue(), { maxKeys: 3 }))
+        .map(([p, extra]) => ({ ...extra, ...p }));
+      fc.assert(
+        fc.property(payloads, (payload) => {
+          const message = (createAction as (t: string, p: unknown) => { type: string; payload: unknown })(action, payload);
+          expect(message.type).toBe(`platform:action:${action}`);
+          expect(message.payload).toEqual(payload);
+          expect(message.payload).not.toBe(payload);
+        }),
+      );
+    },
+  );
 
   test('createAction never throws anything but an EmbedError', () => {
     fc.assert(

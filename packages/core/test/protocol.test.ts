@@ -129,9 +129,12 @@ describe('event catalog', () => {
     expect(Object.keys(EVENT_SCHEMAS).sort()).toEqual([...eventNames].sort());
   });
 
-  test.each(eventNames.map((name) => [name, Object.keys(EVENTS[name].fields)] as const))('%s declares the documented fields', (name, fields) => {
-    expect(Object.keys(EVENT_SCHEMAS[name]).sort()).toEqual([...fields].sort());
-  });
+  test.each(eventNames.map((name) => [name, Object.keys(EVENTS[name].fields)] as const))(
+    '%s declares the documented fields',
+    (name, fields) => {
+      expect(Object.keys(EVENT_SCHEMAS[name]).sort()).toEqual([...fields].sort());
+    },
+  );
 
   test.each(eventNames.flatMap((name) => [[name, 'minimal', EVENTS[name].minimal] as const, [name, 'full', EVENTS[name].full] as const]))(
     '%s: a %s valid payload is accepted',
@@ -160,22 +163,28 @@ describe('event catalog', () => {
     ]),
   );
 
-  test.each(fieldCases.filter((c) => c.ok).map((c) => [c.name, c.field, show(c.value), c] as const))('%s.%s = %s is accepted', (_n, _f, _v, c) => {
-    // Both on top of the full payload and of the minimal one (where the optional field is the only one set).
-    for (const base of [EVENTS[c.name].full, EVENTS[c.name].minimal]) {
-      const result = parseMessage(envelope(c.name, withField(base, c.field, c.value)));
-      expect(result, JSON.stringify(result)).toMatchObject({ ok: true, known: true });
-    }
-  });
+  test.each(fieldCases.filter((c) => c.ok).map((c) => [c.name, c.field, show(c.value), c] as const))(
+    '%s.%s = %s is accepted',
+    (_n, _f, _v, c) => {
+      // Both on top of the full payload and of the minimal one (where the optional field is the only one set).
+      for (const base of [EVENTS[c.name].full, EVENTS[c.name].minimal]) {
+        const result = parseMessage(envelope(c.name, withField(base, c.field, c.value)));
+        expect(result, JSON.stringify(result)).toMatchObject({ ok: true, known: true });
+      }
+    },
+  );
 
-  test.each(fieldCases.filter((c) => !c.ok).map((c) => [c.name, c.field, show(c.value), c] as const))('%s.%s = %s is refused, naming the field', (_n, _f, _v, c) => {
-    for (const base of [EVENTS[c.name].full, EVENTS[c.name].minimal]) {
-      const result = parseMessage(envelope(c.name, withField(base, c.field, c.value)));
-      expect(result.ok).toBe(false);
-      expect(!result.ok && result.reason).toContain(`"${c.field}"`);
-      expect(!result.ok && result.reason).toContain(`platform:event:${c.name}`);
-    }
-  });
+  test.each(fieldCases.filter((c) => !c.ok).map((c) => [c.name, c.field, show(c.value), c] as const))(
+    '%s.%s = %s is refused, naming the field',
+    (_n, _f, _v, c) => {
+      for (const base of [EVENTS[c.name].full, EVENTS[c.name].minimal]) {
+        const result = parseMessage(envelope(c.name, withField(base, c.field, c.value)));
+        expect(result.ok).toBe(false);
+        expect(!result.ok && result.reason).toContain(`"${c.field}"`);
+        expect(!result.ok && result.reason).toContain(`platform:event:${c.name}`);
+      }
+    },
+  );
 
   test('a required field explicitly undefined counts as missing', () => {
     expect(parseMessage(envelope('navigate', { path: undefined })).ok).toBe(false);
@@ -272,11 +281,14 @@ describe('envelope', () => {
     expect(!result.ok && result.reason).toContain('"source"');
   });
 
-  test.each(['future-event', 'Ready', 'READY', 'a', 'x_y-z9', 'a'.repeat(64)])('well-formed unknown type platform:event:%s is accepted with known: false', (name) => {
-    // Its payload is not checked (this SDK version does not know it), but must still be an object.
-    const data = envelope(name, { anything: [1, 2], nested: { deep: true } });
-    expect(parseMessage(data)).toEqual({ ok: true, known: false, message: data });
-  });
+  test.each(['future-event', 'Ready', 'READY', 'a', 'x_y-z9', 'a'.repeat(64)])(
+    'well-formed unknown type platform:event:%s is accepted with known: false',
+    (name) => {
+      // Its payload is not checked (this SDK version does not know it), but must still be an object.
+      const data = envelope(name, { anything: [1, 2], nested: { deep: true } });
+      expect(parseMessage(data)).toEqual({ ok: true, known: false, message: data });
+    },
+  );
 
   test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
     'platform:event:%s is an unknown type, not an Object.prototype member',
@@ -337,7 +349,9 @@ describe('checkPayload', () => {
   test('returns undefined on a match and a reason naming the field otherwise', () => {
     expect(checkPayload(EVENT_SCHEMAS.navigate, { path: '/a' })).toBeUndefined();
     expect(checkPayload(EVENT_SCHEMAS.navigate, { path: 1 })).toBe('"path" must be string (got 1)');
-    expect(checkPayload(EVENT_SCHEMAS.navigate, { path: '/a', previousPath: null })).toBe('"previousPath" must be string when present (got null)');
+    expect(checkPayload(EVENT_SCHEMAS.navigate, { path: '/a', previousPath: null })).toBe(
+      '"previousPath" must be string when present (got null)',
+    );
     expect(checkPayload(EVENT_SCHEMAS.download, { format: 'CSV', target: 'widget' })).toBe('"format" must be csv|xlsx|png|pdf (got "CSV")');
   });
 });
@@ -395,20 +409,26 @@ describe('createAction', () => {
     ['refresh', {}],
   ];
 
-  test.each(valid.map(([name, payload]) => [name, JSON.stringify(payload), name, payload] as const))('%s %s builds an envelope', (_n, _p, name, payload) => {
-    const before = Date.now();
-    const message = (createAction as (t: string, p?: unknown) => Record<string, unknown>)(name, payload);
-    expect(Object.keys(message).sort()).toEqual(['direction', 'payload', 'source', 'timestamp', 'type']);
-    expect(message).toMatchObject({ source: 'platform-embed', direction: 'action', type: `platform:action:${name}` });
-    expect(message.payload).toEqual(payload ?? {});
-    expect(message.timestamp).toBeGreaterThanOrEqual(before);
-    expect(message.timestamp).toBeLessThanOrEqual(Date.now());
-  });
+  test.each(valid.map(([name, payload]) => [name, JSON.stringify(payload), name, payload] as const))(
+    '%s %s builds an envelope',
+    (_n, _p, name, payload) => {
+      const before = Date.now();
+      const message = (createAction as (t: string, p?: unknown) => Record<string, unknown>)(name, payload);
+      expect(Object.keys(message).sort()).toEqual(['direction', 'payload', 'source', 'timestamp', 'type']);
+      expect(message).toMatchObject({ source: 'platform-embed', direction: 'action', type: `platform:action:${name}` });
+      expect(message.payload).toEqual(payload ?? {});
+      expect(message.timestamp).toBeGreaterThanOrEqual(before);
+      expect(message.timestamp).toBeLessThanOrEqual(Date.now());
+    },
+  );
 
-  test.each(valid.map(([name, payload]) => [name, name, payload] as const))('full type string platform:action:%s is accepted', (_n, name, payload) => {
-    const message = (createAction as (t: string, p?: unknown) => Record<string, unknown>)(`platform:action:${name}`, payload);
-    expect(message.type).toBe(`platform:action:${name}`);
-  });
+  test.each(valid.map(([name, payload]) => [name, name, payload] as const))(
+    'full type string platform:action:%s is accepted',
+    (_n, name, payload) => {
+      const message = (createAction as (t: string, p?: unknown) => Record<string, unknown>)(`platform:action:${name}`, payload);
+      expect(message.type).toBe(`platform:action:${name}`);
+    },
+  );
 
   test('never puts a surface on an action', () => {
     for (const name of Object.keys(ACTION_SCHEMAS)) {

@@ -123,7 +123,12 @@ describe('actions', () => {
     expectTypeOf<ActionMap['set-locale']>().toEqualTypeOf<{ locale: string }>();
     expectTypeOf<ActionMap['set-filter']>().toEqualTypeOf<{ filterUrlParameter: FilterUrlParameter }>();
     expectTypeOf<ActionMap['navigate']>().toEqualTypeOf<{ path: string }>();
-    expectTypeOf<ActionMap['set-theme']>().toEqualTypeOf<{ primaryColor?: string; borderRadius?: number | string; font?: string; [key: string]: unknown }>();
+    expectTypeOf<ActionMap['set-theme']>().toEqualTypeOf<{
+      primaryColor?: string;
+      borderRadius?: number | string;
+      font?: string;
+      [key: string]: unknown;
+    }>();
   });
 
   test('refresh takes no payload', () => {

@@ -83,7 +83,9 @@ describe('buildEmbedUrl: boolean launch options', () => {
       showDashboardHeader: false,
       showDashboardTitle: true,
     });
-    expect(url).toBe('https://tenant.example/embed/dashboard/sales?session=s1&allowExport=true&showDashboardExportMenu=false&showDashboardHeader=false');
+    expect(url).toBe(
+      'https://tenant.example/embed/dashboard/sales?session=s1&allowExport=true&showDashboardExportMenu=false&showDashboardHeader=false',
+    );
   });
 });
 
@@ -100,7 +102,12 @@ describe('buildEmbedUrl: locale and member options', () => {
   });
 
   test('filters become f_ parameters with percent-encoded JSON', () => {
-    const url = dash({ filters: { 'orders.status': { value: 'completed' }, 'orders.created_at': { operator: 'inDateRange', values: ['2024-01-01', '2024-12-31'] } } });
+    const url = dash({
+      filters: {
+        'orders.status': { value: 'completed' },
+        'orders.created_at': { operator: 'inDateRange', values: ['2024-01-01', '2024-12-31'] },
+      },
+    });
     expect(url).toBe(
       'https://tenant.example/embed/dashboard/p?f_orders.status=%7B%22value%22%3A%22completed%22%7D' +
         '&f_orders.created_at=%7B%22operator%22%3A%22inDateRange%22%2C%22values%22%3A%5B%222024-01-01%22%2C%222024-12-31%22%5D%7D',
@@ -116,7 +123,12 @@ describe('buildEmbedUrl: locale and member options', () => {
     expect([...query(url).keys()]).toEqual(['f_orders.note']);
   });
 
-  test.each([['not an object', 'completed'], ['an array', ['a']], ['null', null], ['a number', 3]])('a filter that is %s is refused', (_what, value) => {
+  test.each([
+    ['not an object', 'completed'],
+    ['an array', ['a']],
+    ['null', null],
+    ['a number', 3],
+  ])('a filter that is %s is refused', (_what, value) => {
     const error = thrown(() => dash({ filters: { 'orders.status': value } } as unknown as EmbedUrlOptions));
     expect(error.message).toContain('filter "orders.status" must be a JSON object');
   });
@@ -129,7 +141,9 @@ describe('buildEmbedUrl: locale and member options', () => {
   });
 
   test.each(['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const)('time grain %s', (grain) => {
-    expect(dash({ timeGrains: { 'orders.created_at': grain } })).toBe(`https://tenant.example/embed/dashboard/p?tg_orders.created_at=${grain}`);
+    expect(dash({ timeGrains: { 'orders.created_at': grain } })).toBe(
+      `https://tenant.example/embed/dashboard/p?tg_orders.created_at=${grain}`,
+    );
   });
 
   test.each(['Month', 'MONTH', 'months', 'decade', '', 1])('time grain %j is refused', (grain) => {
@@ -139,7 +153,9 @@ describe('buildEmbedUrl: locale and member options', () => {
   });
 
   test('field switches become ms_ parameters', () => {
-    expect(dash({ fieldSwitches: { 'orders.revenue': 'orders.profit' } })).toBe('https://tenant.example/embed/dashboard/p?ms_orders.revenue=orders.profit');
+    expect(dash({ fieldSwitches: { 'orders.revenue': 'orders.profit' } })).toBe(
+      'https://tenant.example/embed/dashboard/p?ms_orders.revenue=orders.profit',
+    );
     expect(query(dash({ fieldSwitches: { 'orders.revenue': 'a&b=c' } })).get('ms_orders.revenue')).toBe('a&b=c');
   });
 
@@ -148,16 +164,25 @@ describe('buildEmbedUrl: locale and member options', () => {
     expect(error.message).toContain('field switch "orders.revenue" must be a member name');
   });
 
-  test.each(['orders', 'orders.', '.status', 'a.b.c', 'orders.sta tus', 'orders.st=atus', 'orders.st&atus', 'orders.st#atus', 'orders.st?atus', 'orders/x.status', ''])(
-    'member key %j is refused in filters, timeGrains and fieldSwitches',
-    (key) => {
-      for (const option of [{ filters: { [key]: { value: 1 } } }, { timeGrains: { [key]: 'day' } }, { fieldSwitches: { [key]: 'x' } }]) {
-        const error = thrown(() => dash(option as unknown as EmbedUrlOptions));
-        expect(error.code).toBe('invalid-option');
-        expect(error.message).toContain('must be "<semantic_view>.<dimension>"');
-      }
-    },
-  );
+  test.each([
+    'orders',
+    'orders.',
+    '.status',
+    'a.b.c',
+    'orders.sta tus',
+    'orders.st=atus',
+    'orders.st&atus',
+    'orders.st#atus',
+    'orders.st?atus',
+    'orders/x.status',
+    '',
+  ])('member key %j is refused in filters, timeGrains and fieldSwitches', (key) => {
+    for (const option of [{ filters: { [key]: { value: 1 } } }, { timeGrains: { [key]: 'day' } }, { fieldSwitches: { [key]: 'x' } }]) {
+      const error = thrown(() => dash(option as unknown as EmbedUrlOptions));
+      expect(error.code).toBe('invalid-option');
+      expect(error.message).toContain('must be "<semantic_view>.<dimension>"');
+    }
+  });
 
   test('parameter order: session, flags, locale, filters, time grains, field switches', () => {
     const url = buildEmbedUrl('app', {
@@ -202,9 +227,14 @@ describe('buildEmbedUrl: percent-encoding of path segments and values', () => {
     expect(() => buildEmbedUrl('dashboard', { baseUrl, publicId, session: 's' })).toThrow(/publicId/);
   });
 
-  test.each(['.', '..', 'a/b?c', 'dep-1', '0', '-1', '1.5', ' 7', 0, -3, 1.5, Number.NaN])('deploymentId %j is refused (a positive integer)', (deploymentId) => {
-    expect(() => buildEmbedUrl('app', { baseUrl, deploymentId: deploymentId as number, session: 's' })).toThrow(/deploymentId must be a positive integer/);
-  });
+  test.each(['.', '..', 'a/b?c', 'dep-1', '0', '-1', '1.5', ' 7', 0, -3, 1.5, Number.NaN])(
+    'deploymentId %j is refused (a positive integer)',
+    (deploymentId) => {
+      expect(() => buildEmbedUrl('app', { baseUrl, deploymentId: deploymentId as number, session: 's' })).toThrow(
+        /deploymentId must be a positive integer/,
+      );
+    },
+  );
 
   test('session values are encoded and cannot inject parameters', () => {
     const url = buildEmbedUrl('dashboard', { baseUrl, publicId: 'p', session: 'a&allowExport=true#x' });
@@ -242,7 +272,11 @@ describe('filterUrlParameter', () => {
     expect(error.message).toContain('<semantic_view>.<dimension>');
   });
 
-  test.each([['a string', 'x'], ['an array', [1]], ['null', null]])('refuses a value that is %s', (_what, value) => {
+  test.each([
+    ['a string', 'x'],
+    ['an array', [1]],
+    ['null', null],
+  ])('refuses a value that is %s', (_what, value) => {
     expect(thrown(() => filterUrlParameter('orders', 'status', value as never)).message).toContain('must be a JSON object');
   });
 });

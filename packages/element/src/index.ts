@@ -1,3 +1,9 @@
+/**
+ * Custom elements `<platform-dashboard>`, `<platform-chat>` and `<platform-app>` over
+ * `@platform-embed/core` (re-exported), and the one-`<script>`-tag bundle exposing the SDK as the global `PlatformEmbed`.
+ *
+ * @module @platform-embed/element
+ */
 export * from '@platform-embed/core';
 export {
   ELEMENT_EVENT_PREFIX,

@@ -33,6 +33,7 @@ export type PlatformElementJsxProps<T, Required extends string = never> = Platfo
   slot?: string;
   hidden?: boolean;
   children?: unknown;
+  /** A React ref object or callback receiving the element. */
   ref?: { current: T | null } | ((element: T | null) => void | (() => void)) | null;
 };
 

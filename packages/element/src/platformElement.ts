@@ -151,6 +151,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   get session(): SessionSource | undefined {
     return this.#session;
   }
+  /** Replaces the session source; a mounted embed reloads with it. */
   set session(value: SessionSource | undefined) {
     this.#session = value;
     this.#schedule(true);
@@ -171,7 +172,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value) return;
     // After mount a new locale is an action; before, it is a launch option of the URL.
-    const action = ACTIONS.get(name) ?? (name == 'locale' && this.#handle && value != null && ((locale: string) => ['set-locale', { locale }]));
+    const action =
+      ACTIONS.get(name) ?? (name == 'locale' && this.#handle && value != null && ((locale: string) => ['set-locale', { locale }]));
     if (action && value != null)
       try {
         (this.send as (type: string, payload: object) => void)(...action(value));
@@ -238,7 +240,10 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.#sync();
     return this.#handle
       ? (this.#handle as EmbedHandle<S>).ready
-      : Promise.reject(this.#state.error ?? invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`));
+      : Promise.reject(
+          this.#state.error ??
+            invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`),
+        );
   }
 
   #schedule(remount?: boolean): void {
@@ -270,10 +275,12 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
       handle.subscribe((state) => live() && this.#set(state));
       for (const name in EVENT_SCHEMAS)
         handle.on(name as EventName, (detail, message) => {
-          if (live()) this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message }));
+          if (live())
+            this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message }));
         });
       this.#set(handle.getState());
-      for (const [type, payload] of [...this.#sticky, ...this.#queue.splice(0)]) (handle.send as (t: string, p: object) => void)(type, payload);
+      for (const [type, payload] of [...this.#sticky, ...this.#queue.splice(0)])
+        (handle.send as (t: string, p: object) => void)(type, payload);
     } catch (error) {
       this.#fail(error);
     }
@@ -294,9 +301,14 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
       if (has(STRINGS, name)) options[key] ??= value;
       else if (has(JSONS, name)) options[key] = json(name, value);
       else if (has(FLAGS, name))
-        options[key] = value == 'false' ? false : value == '' || value == 'true' || bad(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
+        options[key] =
+          value == 'false'
+            ? false
+            : value == '' || value == 'true' || bad(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
       else if (name == 'iframe-title') options.title = value;
-      else if (name == 'ready-timeout') options.readyTimeout = value.trim() && +value >= 0 ? +value : bad(`attribute ready-timeout must be a number of milliseconds (got "${value}")`);
+      else if (name == 'ready-timeout')
+        options.readyTimeout =
+          value.trim() && +value >= 0 ? +value : bad(`attribute ready-timeout must be a number of milliseconds (got "${value}")`);
       else if (ACTIONS.has(name)) (createAction as (type: string, payload: object) => void)(...ACTIONS.get(name)!(value));
     }
     return options as unknown as EmbedOptionsMap[S];

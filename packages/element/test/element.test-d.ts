@@ -1,6 +1,13 @@
 import type { GlobalComponents } from 'vue';
 import { expectTypeOf, test } from 'vitest';
-import type { EmbedState, EventMessage, PlatformDashboardElement, PlatformElementEventMap, PlatformEvent, ReadyPayload } from '../src/index';
+import type {
+  EmbedState,
+  EventMessage,
+  PlatformDashboardElement,
+  PlatformElementEventMap,
+  PlatformEvent,
+  ReadyPayload,
+} from '../src/index';
 
 test('tag names map to the element classes', () => {
   expectTypeOf(document.createElement('platform-dashboard')).toEqualTypeOf<PlatformDashboardElement>();

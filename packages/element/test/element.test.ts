@@ -182,7 +182,10 @@ describe('session-url', () => {
   });
 
   test('an HTTP error becomes the session error state', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 500 })),
+    );
     document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/api/session"></platform-dashboard>`;
     const el = document.body.firstElementChild as PlatformDashboardElement;
     await vi.waitFor(() => expect(el.state.status).toBe('error'));

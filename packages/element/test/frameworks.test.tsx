@@ -13,7 +13,14 @@ function ready(el: PlatformDashboardElement) {
     new MessageEvent('message', {
       origin: TENANT,
       source: el.handle!.iframe!.contentWindow,
-      data: { source: 'platform-embed', direction: 'event', type: 'platform:event:ready', payload: READY, timestamp: 1, surface: 'dashboard' },
+      data: {
+        source: 'platform-embed',
+        direction: 'event',
+        type: 'platform:event:ready',
+        payload: READY,
+        timestamp: 1,
+        surface: 'dashboard',
+      },
     }),
   );
 }
@@ -46,7 +53,9 @@ test('React 19 (StrictMode): attributes, the session property as a function, on<
 test('Vue: attributes, the session property and @platform-ready (onPlatformReady)', async () => {
   const onReady = vi.fn();
   document.body.innerHTML = '<div id="app"></div>';
-  const app = createApp({ render: () => h('platform-dashboard', { 'base-url': TENANT, 'public-id': 'p1', session: 'vue-1', onPlatformReady: onReady }) });
+  const app = createApp({
+    render: () => h('platform-dashboard', { 'base-url': TENANT, 'public-id': 'p1', session: 'vue-1', onPlatformReady: onReady }),
+  });
   app.mount('#app');
   await nextTick();
   const el = document.querySelector('platform-dashboard')!;

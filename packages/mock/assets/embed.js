@@ -96,10 +96,42 @@ const PAGES = {
 }[config.surface];
 
 const LABELS = {
-  en: { welcome: 'Signed in as', refresh: 'Refreshed', filters: 'Filters', none: 'none', ask: 'Ask AI', signin: 'Sign in', viewer: 'Viewer actions' },
-  es: { welcome: 'Sesión de', refresh: 'Actualizado', filters: 'Filtros', none: 'ninguno', ask: 'Preguntar a la IA', signin: 'Iniciar sesión', viewer: 'Acciones del usuario' },
-  fr: { welcome: 'Connecté en tant que', refresh: 'Actualisé', filters: 'Filtres', none: 'aucun', ask: "Demander à l'IA", signin: 'Se connecter', viewer: 'Actions du lecteur' },
-  de: { welcome: 'Angemeldet als', refresh: 'Aktualisiert', filters: 'Filter', none: 'keine', ask: 'KI fragen', signin: 'Anmelden', viewer: 'Aktionen' },
+  en: {
+    welcome: 'Signed in as',
+    refresh: 'Refreshed',
+    filters: 'Filters',
+    none: 'none',
+    ask: 'Ask AI',
+    signin: 'Sign in',
+    viewer: 'Viewer actions',
+  },
+  es: {
+    welcome: 'Sesión de',
+    refresh: 'Actualizado',
+    filters: 'Filtros',
+    none: 'ninguno',
+    ask: 'Preguntar a la IA',
+    signin: 'Iniciar sesión',
+    viewer: 'Acciones del usuario',
+  },
+  fr: {
+    welcome: 'Connecté en tant que',
+    refresh: 'Actualisé',
+    filters: 'Filtres',
+    none: 'aucun',
+    ask: "Demander à l'IA",
+    signin: 'Se connecter',
+    viewer: 'Actions du lecteur',
+  },
+  de: {
+    welcome: 'Angemeldet als',
+    refresh: 'Aktualisiert',
+    filters: 'Filter',
+    none: 'keine',
+    ask: 'KI fragen',
+    signin: 'Anmelden',
+    viewer: 'Aktionen',
+  },
 };
 const t = (key) => (LABELS[view.locale.slice(0, 2).toLowerCase()] || LABELS.en)[key];
 
@@ -118,7 +150,14 @@ function emit(name, payload) {
     if (readySent) return;
     readySent = true;
   }
-  const message = { source: SOURCE, direction: 'event', type: EVENT_PREFIX + name, payload, timestamp: Date.now(), surface: config.surface };
+  const message = {
+    source: SOURCE,
+    direction: 'event',
+    type: EVENT_PREFIX + name,
+    payload,
+    timestamp: Date.now(),
+    surface: config.surface,
+  };
   view.events.unshift(`${name} ${JSON.stringify(payload)}`);
   view.events.length = Math.min(view.events.length, 8);
   if (hostAllowed) window.parent.postMessage(message, hostOrigin);
@@ -131,12 +170,17 @@ const ACTIONS = new Map(Object.entries(ACTION_SCHEMAS));
 window.addEventListener('message', (event) => {
   if (!hostAllowed || event.source !== window.parent || event.origin !== hostOrigin) return;
   const data = event.data;
-  const reason =
-    !isPlainObject(data) ? 'not an object'
-    : data.source !== SOURCE || data.direction !== 'action' ? 'not an action envelope'
-    : typeof data.type != 'string' || data.type.slice(0, ACTION_PREFIX.length) !== ACTION_PREFIX || !ACTIONS.has(data.type.slice(ACTION_PREFIX.length)) ? 'unknown action type'
-    : !isPlainObject(data.payload) ? 'payload is not an object'
-    : checkPayload(ACTIONS.get(data.type.slice(ACTION_PREFIX.length)), data.payload);
+  const reason = !isPlainObject(data)
+    ? 'not an object'
+    : data.source !== SOURCE || data.direction !== 'action'
+      ? 'not an action envelope'
+      : typeof data.type != 'string' ||
+          data.type.slice(0, ACTION_PREFIX.length) !== ACTION_PREFIX ||
+          !ACTIONS.has(data.type.slice(ACTION_PREFIX.length))
+        ? 'unknown action type'
+        : !isPlainObject(data.payload)
+          ? 'payload is not an object'
+          : checkPayload(ACTIONS.get(data.type.slice(ACTION_PREFIX.length)), data.payload);
   if (reason) return reject(reason);
   // The platform loses actions that arrive before it has mounted (before `ready`).
   if (!readySent) return reject('action before ready: lost');
@@ -173,7 +217,12 @@ function setFilter(parameter) {
   let value = parseJson(parameter.slice(eq + 1));
   if (value === undefined) value = parseJson(safeDecode(parameter.slice(eq + 1)));
   if (!isPlainObject(value)) {
-    emit('error', { message: `Filter ${member}: the value is not a JSON object`, name: 'FilterError', context: 'set-filter', fatal: false });
+    emit('error', {
+      message: `Filter ${member}: the value is not a JSON object`,
+      name: 'FilterError',
+      context: 'set-filter',
+      fatal: false,
+    });
     return;
   }
   if (dashboard && dashboard.filters.includes(member)) view.filters.set(member, value);
@@ -196,7 +245,12 @@ function go(path) {
 }
 
 function viewPayload() {
-  return { surface: config.surface, path: view.path, ...(config.publicId ? { publicId: config.publicId } : {}), ...(dashboard && config.surface == 'dashboard' ? { title: dashboard.title } : {}) };
+  return {
+    surface: config.surface,
+    path: view.path,
+    ...(config.publicId ? { publicId: config.publicId } : {}),
+    ...(dashboard && config.surface == 'dashboard' ? { title: dashboard.title } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -231,13 +285,20 @@ const viewer = {
     setTimeout(() => {
       const failed = /\bfail/i.test(query);
       emit('ai-query', { query, status: failed ? 'error' : 'completed', chatId, agentId });
-      entry.answer = failed ? 'The agent could not answer (mock failure).' : `Mock answer to "${query}": ${formatNumber(dashboard ? widgetValue(dashboard.widgets[0]) : 42, 'number')}.`;
+      entry.answer = failed
+        ? 'The agent could not answer (mock failure).'
+        : `Mock answer to "${query}": ${formatNumber(dashboard ? widgetValue(dashboard.widgets[0]) : 42, 'number')}.`;
       render();
     }, 150);
   },
   'raise-error'() {
     view.banner = 'A query failed (raised from the viewer).';
-    emit('error', { message: 'Query failed: mock error raised by the viewer', name: 'QueryError', context: dashboard ? `widget:${dashboard.widgets[0].id}` : config.surface, fatal: false });
+    emit('error', {
+      message: 'Query failed: mock error raised by the viewer',
+      name: 'QueryError',
+      context: dashboard ? `widget:${dashboard.widgets[0].id}` : config.surface,
+      fatal: false,
+    });
   },
   'dismiss-error'() {
     view.banner = null;
@@ -282,14 +343,20 @@ function widgetValue(w) {
 
 function formatNumber(value, format) {
   const locale = supportedLocale(view.locale) ? view.locale : 'en';
-  const options = format == 'currency' ? { style: 'currency', currency: 'USD', maximumFractionDigits: 0 } : format == 'percent' ? { style: 'percent', maximumFractionDigits: 1 } : {};
+  const options =
+    format == 'currency'
+      ? { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }
+      : format == 'percent'
+        ? { style: 'percent', maximumFractionDigits: 1 }
+        : {};
   return new Intl.NumberFormat(locale, options).format(value);
 }
 
 // ---------------------------------------------------------------------------------------
 // Rendering: the whole page from `view` each time (small DOM, no framework).
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const button = (action, label, extra = '') => `<button type="button" data-action="${action}" data-testid="${action}" ${extra}>${esc(label)}</button>`;
+const button = (action, label, extra = '') =>
+  `<button type="button" data-action="${action}" data-testid="${action}" ${extra}>${esc(label)}</button>`;
 
 function applyLook() {
   const html = document.documentElement;
@@ -298,7 +365,10 @@ function applyLook() {
   html.lang = view.locale;
   const theme = view.theme;
   html.style.setProperty('--primary', typeof theme.primaryColor == 'string' ? theme.primaryColor : '');
-  html.style.setProperty('--radius', theme.borderRadius === undefined ? '' : typeof theme.borderRadius == 'number' ? `${theme.borderRadius}px` : String(theme.borderRadius));
+  html.style.setProperty(
+    '--radius',
+    theme.borderRadius === undefined ? '' : typeof theme.borderRadius == 'number' ? `${theme.borderRadius}px` : String(theme.borderRadius),
+  );
   html.style.setProperty('--font', typeof theme.font == 'string' ? theme.font : '');
 }
 
@@ -337,7 +407,9 @@ function widgets() {
 function chat() {
   return `<div class="chat" data-testid="chat-transcript">${
     view.answers.length
-      ? view.answers.map((a) => `<div class="q">${esc(a.query)}</div><div class="a" data-testid="ai-answer">${esc(a.answer)}</div>`).join('')
+      ? view.answers
+          .map((a) => `<div class="q">${esc(a.query)}</div><div class="a" data-testid="ai-answer">${esc(a.answer)}</div>`)
+          .join('')
       : '<p class="muted">Ask a question about your data.</p>'
   }</div>`;
 }
@@ -359,7 +431,8 @@ function viewerPanel() {
 
 function statusBar() {
   const filters = view.filters.size ? [...view.filters].map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('; ') : t('none');
-  const item = (id, label, value, wide = false) => `<div${wide ? ' class="wide"' : ''}><dt>${esc(label)}</dt><dd data-testid="${id}">${esc(value)}</dd></div>`;
+  const item = (id, label, value, wide = false) =>
+    `<div${wide ? ' class="wide"' : ''}><dt>${esc(label)}</dt><dd data-testid="${id}">${esc(value)}</dd></div>`;
   const options = { ...launch };
   return `<dl class="status" data-testid="status">
     ${item('current-path', 'Path', view.path)}
@@ -380,7 +453,12 @@ function statusBar() {
 
 function userBadge() {
   if (!config.user) return '';
-  const initials = config.user.name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((p) => p[0].toUpperCase()).join('');
+  const initials = config.user.name
+    .split(/[\s@.]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p[0].toUpperCase())
+    .join('');
   const avatar = config.user.picture
     ? `<img src="${esc(config.user.picture)}" alt="" onerror="this.replaceWith(Object.assign(document.createElement('span'),{className:'initials',textContent:${esc(JSON.stringify(initials))}}))">`
     : `<span class="initials">${esc(initials)}</span>`;
@@ -435,7 +513,12 @@ function signIn() {
     view.loadedWidgets++;
     render();
     if (view.loadedWidgets < dashboard.widgets.length) setTimeout(step, 40);
-    else emit('dashboard-loaded', { publicId: config.publicId, widgetCount: dashboard.widgets.length, loadDurationMs: Math.round(performance.now() - mountedAt) });
+    else
+      emit('dashboard-loaded', {
+        publicId: config.publicId,
+        widgetCount: dashboard.widgets.length,
+        loadDurationMs: Math.round(performance.now() - mountedAt),
+      });
   };
   setTimeout(step, 40);
 }

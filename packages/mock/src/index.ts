@@ -1,3 +1,9 @@
+/**
+ * A mock of the platform for tests and demos: an HTTP server with generate-session in memory,
+ * single-use sessions, and embed pages that speak the postMessage protocol.
+ *
+ * @module @platform-embed/mock
+ */
 export { startMockPlatform, MockPlatformError, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
 export {
   PlatformState,

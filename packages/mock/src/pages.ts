@@ -23,7 +23,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function renderEmbedPage(config: EmbedPageConfig): string {
   // `<` escaped so no string in the config can close the script element.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  const title = config.error ? 'Error' : config.dashboard?.title ?? (config.surface == 'chat' ? 'Analytics chat' : 'Analytics app');
+  const title = config.error ? 'Error' : (config.dashboard?.title ?? (config.surface == 'chat' ? 'Analytics chat' : 'Analytics app'));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +43,10 @@ export function renderEmbedPage(config: EmbedPageConfig): string {
 /** The mock's home page: what it serves and how to mint a session. */
 export function renderIndexPage(origin: string, apiKey: string, dashboards: ResolvedDashboard[]): string {
   const rows = dashboards
-    .map((d) => `<li><code>${escapeHtml(`${origin}/embed/dashboard/${encodeURIComponent(d.publicId)}`)}</code> — ${escapeHtml(d.title)} (deployment ${d.deploymentId})</li>`)
+    .map(
+      (d) =>
+        `<li><code>${escapeHtml(`${origin}/embed/dashboard/${encodeURIComponent(d.publicId)}`)}</code> — ${escapeHtml(d.title)} (deployment ${d.deploymentId})</li>`,
+    )
     .join('');
   const curl = `curl -s ${origin}/api/v1/embed/generate-session -H 'Content-Type: application/json' -H 'Authorization: Api-Key ${apiKey}' -d '{"deploymentId":1,"externalId":"jane@example.com"}'`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>platform mock</title><link rel="stylesheet" href="/_mock/embed.css"></head>

@@ -113,13 +113,10 @@ export interface SessionSnapshot {
 
 /** What generate-session answers: the status and the JSON body. */
 export type GenerateSessionResult =
-  | { status: 200; body: { sessionId: string } }
-  | { status: number; body: { message: string; field?: string; rule?: string } };
+  { status: 200; body: { sessionId: string } } | { status: number; body: { message: string; field?: string; rule?: string } };
 
 /** Why an embed page could not use a session. */
-export type ConsumeResult =
-  | { ok: true; session: SessionSnapshot }
-  | { ok: false; reason: 'unknown' | 'used' | 'expired'; message: string };
+export type ConsumeResult = { ok: true; session: SessionSnapshot } | { ok: false; reason: 'unknown' | 'used' | 'expired'; message: string };
 
 interface Attr extends MockAttributeDefinition {
   id: number;
@@ -151,7 +148,15 @@ function valueMatches(type: MockAttributeType, v: unknown): boolean {
   const all = (check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
   const str = (x: unknown) => typeof x == 'string';
   const num = (x: unknown) => typeof x == 'number' && Number.isFinite(x);
-  return type == 'string' ? str(v) : type == 'number' ? num(v) : type == 'boolean' ? typeof v == 'boolean' : type == 'string_array' ? all(str) : all(num);
+  return type == 'string'
+    ? str(v)
+    : type == 'number'
+      ? num(v)
+      : type == 'boolean'
+        ? typeof v == 'boolean'
+        : type == 'string_array'
+          ? all(str)
+          : all(num);
 }
 
 const describe = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`);
@@ -176,7 +181,8 @@ export class PlatformState {
     this.now = options.now ?? Date.now;
     for (const k of options.apiKeys ?? ['mock-api-key']) {
       const entry = typeof k == 'string' ? { key: k } : k;
-      if (!entry.key || /\s/.test(entry.key)) throw new TypeError(`apiKeys: ${JSON.stringify(entry.key)} is not a usable key (no spaces, not empty)`);
+      if (!entry.key || /\s/.test(entry.key))
+        throw new TypeError(`apiKeys: ${JSON.stringify(entry.key)} is not a usable key (no spaces, not empty)`);
       this.keys.set(entry.key, entry);
     }
     this.reset();
@@ -229,7 +235,8 @@ export class PlatformState {
     const embedTenant = r.embedTenantName ?? null;
 
     if (r.internalId !== undefined) {
-      if (!(this.options.internalUsers ?? []).includes(r.internalId)) return fail(400, `Internal user "${r.internalId}" not found`, { field: 'internalId' });
+      if (!(this.options.internalUsers ?? []).includes(r.internalId))
+        return fail(400, `Internal user "${r.internalId}" not found`, { field: 'internalId' });
       return this.mint(r, { kind: 'internal', internalId: r.internalId }, embedTenant);
     }
 
@@ -241,14 +248,17 @@ export class PlatformState {
     for (const d of r.userAttributeDefinitions ?? []) {
       const stored = scope.attributes.get(d.name);
       if (stored && stored.type != d.type)
-        return fail(400, `User attribute definition "${d.name}": cannot change type from ${stored.type} to ${d.type}`, { field: 'userAttributeDefinitions' });
+        return fail(400, `User attribute definition "${d.name}": cannot change type from ${stored.type} to ${d.type}`, {
+          field: 'userAttributeDefinitions',
+        });
     }
     const attrType = (name: string) => scope.attributes.get(name)?.type ?? r.userAttributeDefinitions?.find((d) => d.name == name)?.type;
     const groupKnown = (name: string) => scope.groups.has(name) || !!r.groupDefinitions?.some((g) => g.name == name);
 
     const values = r.userAttributes ?? [];
     const missingAttributes = values.filter((a) => !attrType(a.name)).map((a) => a.name);
-    if (missingAttributes.length) return fail(400, `User attributes not found: ${missingAttributes.join(', ')}`, { field: 'userAttributes' });
+    if (missingAttributes.length)
+      return fail(400, `User attributes not found: ${missingAttributes.join(', ')}`, { field: 'userAttributes' });
     for (const a of values) {
       const type = attrType(a.name)!;
       if (a.value !== null && !valueMatches(type, a.value))
@@ -265,7 +275,7 @@ export class PlatformState {
 
     // Everything passed: store.
     if (embedTenant !== null && !this.embedTenants.has(embedTenant)) this.embedTenants.set(embedTenant, this.scope(embedTenant));
-    const target = r.creatorMode ? this.embedTenants.get(embedTenant ?? '') ?? this.ensureDefaultScope() : this.tenant;
+    const target = r.creatorMode ? (this.embedTenants.get(embedTenant ?? '') ?? this.ensureDefaultScope()) : this.tenant;
     for (const d of r.userAttributeDefinitions ?? []) {
       const stored = target.attributes.get(d.name);
       if (stored) for (const f of ['displayName', 'defaultValue', 'description'] as const) stored[f] = d[f] ?? stored[f];
@@ -325,10 +335,16 @@ export class PlatformState {
   /** An embed page exchanges a session: valid once, before it expires. */
   consumeSession(sessionId: string): ConsumeResult {
     const s = this.sessions.get(sessionId);
-    if (!s) return { ok: false, reason: 'unknown', message: 'Session not found: mint a session with generate-session for every iframe load' };
-    if (s.usedAt !== undefined) return { ok: false, reason: 'used', message: 'Session already used: sessions are single-use, every iframe load needs a fresh one' };
+    if (!s)
+      return { ok: false, reason: 'unknown', message: 'Session not found: mint a session with generate-session for every iframe load' };
+    if (s.usedAt !== undefined)
+      return { ok: false, reason: 'used', message: 'Session already used: sessions are single-use, every iframe load needs a fresh one' };
     if (this.now() >= s.expiresAt)
-      return { ok: false, reason: 'expired', message: `Session expired: sessions are valid for ${Math.round(this.sessionTtlMs / 1000)} seconds after generate-session` };
+      return {
+        ok: false,
+        reason: 'expired',
+        message: `Session expired: sessions are valid for ${Math.round(this.sessionTtlMs / 1000)} seconds after generate-session`,
+      };
     s.usedAt = this.now();
     return { ok: true, session: structuredClone(s) };
   }
@@ -351,10 +367,18 @@ export class PlatformState {
     const groups: ExternalUserSnapshot['groups'] = {};
     for (const scope of [this.tenant, ...this.embedTenants.values()]) {
       const key = scope.name ?? '';
-      for (const a of scope.attributes.values()) if (u.values.has(a.id)) (attributes[key] ??= {})[a.name] = structuredClone(u.values.get(a.id)!);
+      for (const a of scope.attributes.values())
+        if (u.values.has(a.id)) (attributes[key] ??= {})[a.name] = structuredClone(u.values.get(a.id)!);
       for (const g of scope.groups.values()) if (u.groups.has(g.id)) (groups[key] ??= []).push(g.name);
     }
-    return { externalId: u.externalId, ...(u.email !== undefined ? { email: u.email } : {}), userProfile: { ...u.userProfile }, embedTenant: u.embedTenant, attributes, groups };
+    return {
+      externalId: u.externalId,
+      ...(u.email !== undefined ? { email: u.email } : {}),
+      userProfile: { ...u.userProfile },
+      embedTenant: u.embedTenant,
+      attributes,
+      groups,
+    };
   }
 
   /** The attribute definitions and groups of a scope: `null` for tenant-wide, else an embed tenant's name. */

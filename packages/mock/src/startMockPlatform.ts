@@ -111,7 +111,9 @@ function normalizeOrigin(value: string): string {
  * ```
  */
 export async function startMockPlatform(options: MockPlatformOptions = {}): Promise<MockPlatform> {
-  const dashboards = new Map<string, ResolvedDashboard>((options.dashboards ?? DEFAULT_DASHBOARDS).map((d) => [d.publicId, resolveDashboard(d)]));
+  const dashboards = new Map<string, ResolvedDashboard>(
+    (options.dashboards ?? DEFAULT_DASHBOARDS).map((d) => [d.publicId, resolveDashboard(d)]),
+  );
   const deployments = options.deployments ?? [...new Set([...dashboards.values()].map((d) => d.deploymentId))];
   if (!deployments.length) deployments.push(1);
   const allowedOrigins = options.allowedOrigins ? options.allowedOrigins.map(normalizeOrigin) : null;
@@ -122,7 +124,8 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
     res.end(body);
   };
-  const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
 
   const readBody = (req: IncomingMessage) =>
     new Promise<string | null>((done, reject) => {
@@ -143,7 +146,8 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     // Credentials are checked before the body is even looked at, as the platform does.
     const auth = state.authenticate(req.headers.authorization);
     if ('status' in auth) return json(res, auth.status, auth.body);
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { message: 'Send the body as JSON with "Content-Type: application/json"' });
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      return json(res, 415, { message: 'Send the body as JSON with "Content-Type: application/json"' });
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -166,22 +170,37 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       const used = state.consumeSession(sessionId);
       if (!used.ok) return error(401, 'SessionError', used.message);
       session = used.session;
-    } else if (surface == 'app') return error(401, 'SessionError', 'The app surface needs a signed session: add ?session=<sessionId> from generate-session (creatorMode: true)');
+    } else if (surface == 'app')
+      return error(
+        401,
+        'SessionError',
+        'The app surface needs a signed session: add ?session=<sessionId> from generate-session (creatorMode: true)',
+      );
 
     let dashboard: ResolvedDashboard | undefined;
     if (surface == 'dashboard') {
       dashboard = dashboards.get(id!);
       if (!dashboard) return error(404, 'NotFoundError', `Dashboard "${id}" not found`);
       if (session && session.deploymentId != dashboard.deploymentId)
-        return error(403, 'AccessError', `This session grants deployment ${session.deploymentId}; dashboard "${id}" belongs to deployment ${dashboard.deploymentId}`);
+        return error(
+          403,
+          'AccessError',
+          `This session grants deployment ${session.deploymentId}; dashboard "${id}" belongs to deployment ${dashboard.deploymentId}`,
+        );
     }
     if (surface == 'app') {
-      if (String(session!.deploymentId) !== id) return error(403, 'AccessError', `This session grants deployment ${session!.deploymentId}, not ${id}`);
-      if (!session!.creatorMode) return error(403, 'AccessError', 'The app surface needs a creator-mode session: mint it with creatorMode: true');
-      dashboard = [...dashboards.values()].find((d) => d.deploymentId == session!.deploymentId) ?? resolveDashboard({ publicId: 'workbook', title: 'Workbook', deploymentId: session!.deploymentId });
+      if (String(session!.deploymentId) !== id)
+        return error(403, 'AccessError', `This session grants deployment ${session!.deploymentId}, not ${id}`);
+      if (!session!.creatorMode)
+        return error(403, 'AccessError', 'The app surface needs a creator-mode session: mint it with creatorMode: true');
+      dashboard =
+        [...dashboards.values()].find((d) => d.deploymentId == session!.deploymentId) ??
+        resolveDashboard({ publicId: 'workbook', title: 'Workbook', deploymentId: session!.deploymentId });
     }
-    const who = session?.user.kind == 'external' ? session.user.externalId : session?.user.kind == 'internal' ? session.user.internalId : undefined;
-    const profile: { displayName?: string; picture?: string } = (session?.user.kind == 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
+    const who =
+      session?.user.kind == 'external' ? session.user.externalId : session?.user.kind == 'internal' ? session.user.internalId : undefined;
+    const profile: { displayName?: string; picture?: string } =
+      (session?.user.kind == 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
     page(200, {
       ...base,
       mode: session ? 'signed' : 'private',
@@ -225,7 +244,8 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
         externalUserCount: state.externalUserCount,
         sessions: state.listSessions().map(({ sessionId: _id, ...s }) => s),
       });
-    if (path == '/') return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(platform.origin, state.apiKey, [...dashboards.values()]));
+    if (path == '/')
+      return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(platform.origin, state.apiKey, [...dashboards.values()]));
     json(res, 404, { message: `Not found: ${path}` });
   }
 

@@ -11,7 +11,12 @@ const start = async (options: MockPlatformOptions = {}) => (platform = await sta
 const get = async (p: MockPlatform, path: string) => {
   const res = await fetch(p.url(path));
   const html = await res.text();
-  return { status: res.status, html, config: res.headers.get('content-type')?.startsWith('text/html') ? pageConfig(html) : undefined, headers: res.headers };
+  return {
+    status: res.status,
+    html,
+    config: res.headers.get('content-type')?.startsWith('text/html') ? pageConfig(html) : undefined,
+    headers: res.headers,
+  };
 };
 const ext = { deploymentId: 1, externalId: 'jane@example.com' };
 
@@ -21,7 +26,13 @@ describe('sessions are single-use and expire', () => {
     const session = await p.mintSession(ext);
     const first = await get(p, `/embed/dashboard/sales-overview?session=${session}`);
     expect(first.status).toBe(200);
-    expect(first.config).toMatchObject({ surface: 'dashboard', mode: 'signed', deploymentId: 1, publicId: 'sales-overview', embedTenant: null });
+    expect(first.config).toMatchObject({
+      surface: 'dashboard',
+      mode: 'signed',
+      deploymentId: 1,
+      publicId: 'sales-overview',
+      embedTenant: null,
+    });
     expect(first.config!.error).toBeUndefined();
     expect(first.html).not.toContain(session);
     expect(first.headers.get('cache-control')).toBe('no-store');
@@ -77,7 +88,11 @@ describe('the three surfaces', () => {
 
   it('dashboard: private mode without a session, 404 page for an unknown dashboard, 403 page for another deployment', async () => {
     const p = await start();
-    expect((await get(p, '/embed/dashboard/sales-overview')).config).toMatchObject({ mode: 'private', deploymentId: 1, publicId: 'sales-overview' });
+    expect((await get(p, '/embed/dashboard/sales-overview')).config).toMatchObject({
+      mode: 'private',
+      deploymentId: 1,
+      publicId: 'sales-overview',
+    });
     const missing = await get(p, '/embed/dashboard/nope');
     expect(missing.status).toBe(404);
     expect(missing.config!.error!.message).toContain('Dashboard "nope" not found');
@@ -96,13 +111,23 @@ describe('the three surfaces', () => {
     expect((await get(p, `/embed/d/2/app?session=${creator}`)).status).toBe(403);
     const creator2 = await p.mintSession({ ...ext, creatorMode: true, embedTenantName: 'acme-corp' });
     const page = await get(p, `/embed/d/1/app?session=${creator2}`);
-    expect(page.config).toMatchObject({ surface: 'app', mode: 'signed', embedTenant: 'acme-corp', deploymentId: 1, dashboard: { deploymentId: 1 } });
+    expect(page.config).toMatchObject({
+      surface: 'app',
+      mode: 'signed',
+      embedTenant: 'acme-corp',
+      deploymentId: 1,
+      dashboard: { deploymentId: 1 },
+    });
     expect(page.config!.publicId).toBeUndefined();
   });
 
   it('passes the session settings, the stored profile and allowedOrigins to the page', async () => {
     const p = await start({ allowedOrigins: ['http://127.0.0.1:5173/some/path'] });
-    const session = await p.mintSession({ ...ext, settings: { showDashboardChat: false }, userProfile: { displayName: 'Jane', picture: 'https://cdn.example.com/j.png' } });
+    const session = await p.mintSession({
+      ...ext,
+      settings: { showDashboardChat: false },
+      userProfile: { displayName: 'Jane', picture: 'https://cdn.example.com/j.png' },
+    });
     expect((await get(p, `/embed/dashboard/sales-overview?session=${session}`)).config).toMatchObject({
       settings: { showDashboardChat: false },
       user: { name: 'Jane', picture: 'https://cdn.example.com/j.png' },
@@ -127,7 +152,8 @@ describe('assets and test endpoints', () => {
     expect(code).toContain("from '/_mock/core.mjs'");
     expect(code).not.toMatch(/postMessage\([^)]*['"]\*['"]/);
     const core = await (await fetch(p.url('/_mock/core.mjs'))).text();
-    for (const name of ['ACTION_SCHEMAS', 'EVENT_SCHEMAS', 'checkPayload', 'isPlainObject', 'SOURCE']) expect(core).toMatch(new RegExp(`export \\{[^}]*\\b${name}\\b`));
+    for (const name of ['ACTION_SCHEMAS', 'EVENT_SCHEMAS', 'checkPayload', 'isPlainObject', 'SOURCE'])
+      expect(core).toMatch(new RegExp(`export \\{[^}]*\\b${name}\\b`));
     expect((await fetch(p.url('/_mock/embed.css'))).status).toBe(200);
     expect((await fetch(p.url('/nope'))).status).toBe(404);
   });
@@ -137,7 +163,10 @@ describe('assets and test endpoints', () => {
     const session = await p.mintSession(ext);
     const text = await (await fetch(p.url('/_mock/state'))).text();
     expect(text).not.toContain(session);
-    expect(JSON.parse(text)).toMatchObject({ externalUserCount: 1, sessions: [{ deploymentId: 1, user: { externalId: 'jane@example.com' } }] });
+    expect(JSON.parse(text)).toMatchObject({
+      externalUserCount: 1,
+      sessions: [{ deploymentId: 1, user: { externalId: 'jane@example.com' } }],
+    });
     expect((await fetch(p.url('/_mock/reset'), { method: 'POST' })).status).toBe(204);
     expect(p.externalUserCount).toBe(0);
   });

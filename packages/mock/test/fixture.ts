@@ -18,7 +18,9 @@ export const TABLE_FIXTURE: MockPlatformOptions = {
 /** JSON text of any value; non-finite numbers become `1e999`, which JSON.parse reads back as Infinity. */
 export function toJson(value: unknown): string {
   const marker = 'non-finite-number-7f3a';
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v == 'number' && !Number.isFinite(v) ? marker : v)).split(`"${marker}"`).join('1e999');
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v == 'number' && !Number.isFinite(v) ? marker : v))
+    .split(`"${marker}"`)
+    .join('1e999');
 }
 
 /** POSTs a body to generate-session; `apiKey: null` sends no Authorization header. */

@@ -79,9 +79,21 @@ describe('external users: identity, profile, attributes, groups', () => {
 
   it('attribute values are stored per user, overwritten per name, cleared by null (rule 3)', async () => {
     const p = await start();
-    await p.mintSession({ ...ext, userAttributes: [{ name: 'region', value: 'emea' }, { name: 'level', value: 2 }] });
+    await p.mintSession({
+      ...ext,
+      userAttributes: [
+        { name: 'region', value: 'emea' },
+        { name: 'level', value: 2 },
+      ],
+    });
     await p.mintSession({ deploymentId: 1, externalId: 'bob', userAttributes: [{ name: 'region', value: 'apac' }] });
-    await p.mintSession({ ...ext, userAttributes: [{ name: 'level', value: 5 }, { name: 'tags', value: ['a'] }] });
+    await p.mintSession({
+      ...ext,
+      userAttributes: [
+        { name: 'level', value: 5 },
+        { name: 'tags', value: ['a'] },
+      ],
+    });
     expect(p.externalUser('jane@example.com')!.attributes).toEqual({ '': { region: 'emea', level: 5, tags: ['a'] } });
     await p.mintSession({ ...ext, userAttributes: [{ name: 'region', value: null }] });
     expect(p.externalUser('jane@example.com')!.attributes).toEqual({ '': { level: 5, tags: ['a'] } });
@@ -153,11 +165,18 @@ describe('creator mode and embed-tenant scopes', () => {
 
   it('definitions land only in the embed tenant scope, and are idempotent', async () => {
     const p = await start();
-    const request = { ...creator, userAttributeDefinitions: [{ name: 'team', type: 'string' as const, description: 'Team' }], groupDefinitions: [{ name: 'ops', description: 'Operations' }] };
+    const request = {
+      ...creator,
+      userAttributeDefinitions: [{ name: 'team', type: 'string' as const, description: 'Team' }],
+      groupDefinitions: [{ name: 'ops', description: 'Operations' }],
+    };
     await p.mintSession(request);
     await p.mintSession(request);
     expect(p.catalog('acme-corp')).toEqual({
-      userAttributes: [{ name: 'department', type: 'string' }, { name: 'team', type: 'string', description: 'Team' }],
+      userAttributes: [
+        { name: 'department', type: 'string' },
+        { name: 'team', type: 'string', description: 'Team' },
+      ],
       groups: [{ name: 'analysts' }, { name: 'ops', description: 'Operations' }],
     });
     expect(p.catalog(null)!.userAttributes.map((a) => a.name)).toEqual(['region', 'level', 'tags']);
@@ -167,7 +186,11 @@ describe('creator mode and embed-tenant scopes', () => {
   it('descriptions are updated when supplied and never cleared', async () => {
     const p = await start();
     await p.mintSession({ ...creator, groupDefinitions: [{ name: 'analysts', description: 'Number people' }] });
-    await p.mintSession({ ...creator, groupDefinitions: [{ name: 'analysts' }], userAttributeDefinitions: [{ name: 'department', type: 'string' as const, displayName: 'Dept' }] });
+    await p.mintSession({
+      ...creator,
+      groupDefinitions: [{ name: 'analysts' }],
+      userAttributeDefinitions: [{ name: 'department', type: 'string' as const, displayName: 'Dept' }],
+    });
     expect(p.catalog('acme-corp')).toEqual({
       userAttributes: [{ name: 'department', type: 'string', displayName: 'Dept' }],
       groups: [{ name: 'analysts', description: 'Number people' }],
@@ -179,7 +202,10 @@ describe('creator mode and embed-tenant scopes', () => {
     const r = await post(p, {
       ...creator,
       groupDefinitions: [{ name: 'ops' }],
-      userAttributeDefinitions: [{ name: 'team', type: 'string' }, { name: 'department', type: 'number' }],
+      userAttributeDefinitions: [
+        { name: 'team', type: 'string' },
+        { name: 'department', type: 'number' },
+      ],
       userAttributes: [{ name: 'team', value: 'blue' }],
     });
     expect(r).toMatchObject({ status: 400, body: { message: expect.stringContaining('cannot change type') } });

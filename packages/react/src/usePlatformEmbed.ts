@@ -119,7 +119,10 @@ export function usePlatformEmbed<S extends Surface>(
     const handle = createEmbed(options.surface, {
       ...options,
       container,
-      session: typeof options.session == 'function' ? (c: { signal: AbortSignal }) => (latest.current.session as SessionFunction)(c) : options.session,
+      session:
+        typeof options.session == 'function'
+          ? (c: { signal: AbortSignal }) => (latest.current.session as SessionFunction)(c)
+          : options.session,
       onDiagnostic: options.onDiagnostic && ((d: Diagnostic) => latest.current.onDiagnostic?.(d)),
     } as unknown as EmbedOptionsMap[S]);
     for (const name of Object.keys(EVENT_SCHEMAS) as EventName[])

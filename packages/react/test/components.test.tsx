@@ -32,7 +32,11 @@ describe('mounting', () => {
   test.each([
     ['chat', <PlatformChat baseUrl={BASE} session="c-1" />, `${BASE}/embed/chat?sessionId=c-1`],
     ['chat (private mode)', <PlatformChat baseUrl={BASE} />, `${BASE}/embed/chat`],
-    ['app', <PlatformApp baseUrl={BASE} deploymentId={12} session="a-1" showWorkbookBackButton={false} />, `${BASE}/embed/d/12/app?session=a-1&showWorkbookBackButton=false`],
+    [
+      'app',
+      <PlatformApp baseUrl={BASE} deploymentId={12} session="a-1" showWorkbookBackButton={false} />,
+      `${BASE}/embed/d/12/app?session=a-1&showWorkbookBackButton=false`,
+    ],
   ])('%s surface', async (_, element, url) => {
     render(element);
     await act(settle);
@@ -81,7 +85,9 @@ describe('mounting', () => {
 
   test('an unusable option throws a clear error', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(() => render(<PlatformDashboard baseUrl="ftp://tenant.example" publicId="x" session="s" />)).toThrow(/baseUrl must be your tenant's https/);
+    expect(() => render(<PlatformDashboard baseUrl="ftp://tenant.example" publicId="x" session="s" />)).toThrow(
+      /baseUrl must be your tenant's https/,
+    );
     vi.restoreAllMocks();
   });
 });
@@ -102,25 +108,46 @@ describe('events', () => {
     expect(Object.keys(propOf).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());
   });
 
-  test.each(Object.entries(propOf) as [EventName, string][])('%s reaches %s with the payload and envelope, and onEvent', async (name, prop) => {
-    const handler = vi.fn();
-    const others = Object.fromEntries(Object.values(propOf).filter((p) => p != prop).map((p) => [p, vi.fn()]));
-    const onEvent = vi.fn();
-    render(<PlatformDashboard baseUrl={BASE} publicId="sales" session={freshId()} {...others} {...{ [prop]: handler }} onEvent={onEvent} />);
-    await act(settle);
-    if (name != 'ready') fire('ready', payload('ready'));
-    fire(name, payload(name));
-    expect(handler).toHaveBeenCalledOnce();
-    expect(handler).toHaveBeenCalledWith(payload(name), expect.objectContaining({ type: `platform:event:${name}`, surface: 'dashboard' }));
-    for (const [p, fn] of Object.entries(others)) expect(fn, p).toHaveBeenCalledTimes(p == 'onReady' ? 1 : 0);
-    expect(onEvent).toHaveBeenLastCalledWith(expect.objectContaining({ type: `platform:event:${name}`, payload: payload(name) }));
-  });
+  test.each(Object.entries(propOf) as [EventName, string][])(
+    '%s reaches %s with the payload and envelope, and onEvent',
+    async (name, prop) => {
+      const handler = vi.fn();
+      const others = Object.fromEntries(
+        Object.values(propOf)
+          .filter((p) => p != prop)
+          .map((p) => [p, vi.fn()]),
+      );
+      const onEvent = vi.fn();
+      render(
+        <PlatformDashboard baseUrl={BASE} publicId="sales" session={freshId()} {...others} {...{ [prop]: handler }} onEvent={onEvent} />,
+      );
+      await act(settle);
+      if (name != 'ready') fire('ready', payload('ready'));
+      fire(name, payload(name));
+      expect(handler).toHaveBeenCalledOnce();
+      expect(handler).toHaveBeenCalledWith(
+        payload(name),
+        expect.objectContaining({ type: `platform:event:${name}`, surface: 'dashboard' }),
+      );
+      for (const [p, fn] of Object.entries(others)) expect(fn, p).toHaveBeenCalledTimes(p == 'onReady' ? 1 : 0);
+      expect(onEvent).toHaveBeenLastCalledWith(expect.objectContaining({ type: `platform:event:${name}`, payload: payload(name) }));
+    },
+  );
 
   test('an invalid payload, a foreign origin and an unknown type never reach a typed handler', async () => {
     const onDrilldown = vi.fn();
     const onEvent = vi.fn();
     const onDiagnostic = vi.fn();
-    render(<PlatformDashboard baseUrl={BASE} publicId="sales" session={freshId()} onDrilldown={onDrilldown} onEvent={onEvent} onDiagnostic={onDiagnostic} />);
+    render(
+      <PlatformDashboard
+        baseUrl={BASE}
+        publicId="sales"
+        session={freshId()}
+        onDrilldown={onDrilldown}
+        onEvent={onEvent}
+        onDiagnostic={onDiagnostic}
+      />,
+    );
     await act(settle);
     fire('drilldown', { member: 42 });
     fire('drilldown', payload('drilldown'), undefined);
@@ -155,10 +182,26 @@ describe('what is embedded', () => {
 
   test.each([
     ['publicId', { publicId: 'costs' }, '${BASE}/embed/dashboard/costs?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
-    ['a launch option', { locale: 'es-MX' }, '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
-    ['a filter value', { filters: { 'orders.status': { value: 'done' } } }, '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D'],
-    ['the base URL', { baseUrl: 'https://other.example' }, 'https://other.example/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
-    ['an iframe attribute', { title: 'Sales' }, '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
+    [
+      'a launch option',
+      { locale: 'es-MX' },
+      '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D',
+    ],
+    [
+      'a filter value',
+      { filters: { 'orders.status': { value: 'done' } } },
+      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D',
+    ],
+    [
+      'the base URL',
+      { baseUrl: 'https://other.example' },
+      'https://other.example/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D',
+    ],
+    [
+      'an iframe attribute',
+      { title: 'Sales' },
+      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D',
+    ],
   ])('changing %s reloads in a new iframe with a fresh session', async (_, change, url) => {
     const session = mintSessions();
     const { rerender } = render(<Host session={session} />);
@@ -212,7 +255,9 @@ describe('what is embedded', () => {
     await act(settle);
     rerender(<Host handle={ref} session={two} />);
     await act(settle);
-    expect(iframes().map((f) => f.src)).toEqual([`${BASE}/embed/dashboard/sales?session=${two}&f_orders.status=%7B%22value%22%3A%22open%22%7D`]);
+    expect(iframes().map((f) => f.src)).toEqual([
+      `${BASE}/embed/dashboard/sales?session=${two}&f_orders.status=%7B%22value%22%3A%22open%22%7D`,
+    ]);
     rerender(<Host handle={ref} session={two} publicId="costs" />);
     await act(settle);
     expect(iframes()).toHaveLength(0);

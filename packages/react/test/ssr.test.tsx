@@ -4,7 +4,12 @@ import { expect, test } from 'vitest';
 import { PlatformApp, PlatformChat, PlatformDashboard, usePlatformEmbed } from '../src/index';
 
 function Own() {
-  const { state, embed } = usePlatformEmbed(null, { surface: 'dashboard', baseUrl: 'https://tenant.example', publicId: 'p', session: () => 's' });
+  const { state, embed } = usePlatformEmbed(null, {
+    surface: 'dashboard',
+    baseUrl: 'https://tenant.example',
+    publicId: 'p',
+    session: () => 's',
+  });
   return <p data-embed={String(embed)}>{state.status}</p>;
 }
 

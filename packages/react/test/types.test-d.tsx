@@ -1,7 +1,15 @@
 import { createRef } from 'react';
 import { expectTypeOf, test } from 'vitest';
 import type { AnyEventHandler, EmbedHandle, EmbedState, EventMap, EventMessage } from '@platform-embed/core';
-import { PlatformApp, PlatformChat, PlatformDashboard, usePlatformEmbed, type EmbedEventProps, type EventPropName, type PlatformEmbedProps } from '../src/index';
+import {
+  PlatformApp,
+  PlatformChat,
+  PlatformDashboard,
+  usePlatformEmbed,
+  type EmbedEventProps,
+  type EventPropName,
+  type PlatformEmbedProps,
+} from '../src/index';
 
 const base = { baseUrl: 'https://tenant.example' };
 
@@ -33,7 +41,13 @@ test('handlers get typed payloads and envelopes', () => {
 });
 
 test('props follow the surface', () => {
-  <PlatformDashboard {...base} publicId="p" session={async ({ signal }) => ({ sessionId: String(signal.aborted) })} allowExport filters={{ 'orders.status': { value: 'x' } }} />;
+  <PlatformDashboard
+    {...base}
+    publicId="p"
+    session={async ({ signal }) => ({ sessionId: String(signal.aborted) })}
+    allowExport
+    filters={{ 'orders.status': { value: 'x' } }}
+  />;
   // @ts-expect-error publicId is required
   <PlatformDashboard {...base} />;
   <PlatformApp {...base} deploymentId={3} session="s" showWorkbookBackButton={false} />;
@@ -60,7 +74,13 @@ test('the ref is the embed handle of the surface', () => {
 });
 
 test('the hook infers the surface from options', () => {
-  const r = usePlatformEmbed(null, { surface: 'app', ...base, deploymentId: 1, session: 's', onAiQuery: (p) => expectTypeOf(p.query).toBeString() });
+  const r = usePlatformEmbed(null, {
+    surface: 'app',
+    ...base,
+    deploymentId: 1,
+    session: 's',
+    onAiQuery: (p) => expectTypeOf(p.query).toBeString(),
+  });
   expectTypeOf(r.embed).toEqualTypeOf<EmbedHandle<'app'> | null>();
   expectTypeOf(r.state).toEqualTypeOf<EmbedState>();
   // @ts-expect-error publicId is required for a dashboard

@@ -55,7 +55,9 @@ test('follows the state with useSyncExternalStore in a container the host render
 
 test('a fatal error event puts the state in error with the code', async () => {
   const seen: EmbedStatus[] = [];
-  const { getByRole } = render(<Own options={{ surface: 'dashboard', baseUrl: BASE, publicId: 'sales', session: freshId() }} seen={seen} />);
+  const { getByRole } = render(
+    <Own options={{ surface: 'dashboard', baseUrl: BASE, publicId: 'sales', session: freshId() }} seen={seen} />,
+  );
   await act(settle);
   act(() => emit(iframes()[0]!, 'error', { message: 'session expired', fatal: true }));
   expect(getByRole('button').textContent).toBe('error');
@@ -65,9 +67,7 @@ test('accepts a ref object as target', async () => {
   function WithRef() {
     const [ref] = useState(() => ({ current: null as HTMLDivElement | null }));
     const { state } = usePlatformEmbed(ref, { surface: 'chat', baseUrl: BASE });
-    return (
-      <div ref={ref} data-status={state.status} />
-    );
+    return <div ref={ref} data-status={state.status} />;
   }
   const { container } = render(<WithRef />);
   await act(settle);

@@ -38,14 +38,30 @@ export interface SessionClient {
   generateSession(request: GenerateSessionRequest, options?: GenerateSessionOptions): Promise<GenerateSessionResponse>;
 }
 
-const STATUS_CODES: Record<number, PlatformApiErrorCode> = { 400: PlatformApiErrorCodes.BadRequest, 401: PlatformApiErrorCodes.Unauthorized, 403: PlatformApiErrorCodes.Forbidden };
+const STATUS_CODES: Record<number, PlatformApiErrorCode> = {
+  400: PlatformApiErrorCodes.BadRequest,
+  401: PlatformApiErrorCodes.Unauthorized,
+  403: PlatformApiErrorCodes.Forbidden,
+};
 const STATUS_HINTS: Record<number, string> = { 401: 'the API key is missing, malformed or expired' };
 
 function checkApiKey(apiKey: unknown): string {
   // Messages here never include the value: it is (or is close to) a secret.
-  if (typeof apiKey != 'string' || !apiKey.trim()) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'apiKey is required: pass the API key from your account settings, read from a server-side secret');
-  if (/^(api-key|bearer)\s/i.test(apiKey)) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'apiKey must be the key alone, without the "Api-Key " or "Bearer " prefix');
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'apiKey contains whitespace or characters that cannot go in a header; check for a trailing newline');
+  if (typeof apiKey != 'string' || !apiKey.trim())
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      'apiKey is required: pass the API key from your account settings, read from a server-side secret',
+    );
+  if (/^(api-key|bearer)\s/i.test(apiKey))
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      'apiKey must be the key alone, without the "Api-Key " or "Bearer " prefix',
+    );
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      'apiKey contains whitespace or characters that cannot go in a header; check for a trailing newline',
+    );
   return apiKey;
 }
 
@@ -83,14 +99,19 @@ function bodyMessage(text: string): string | undefined {
  * ```
  */
 export function createSessionClient(options: SessionClientOptions): SessionClient {
-  if (typeof options != 'object' || options === null) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'createSessionClient needs an options object: { baseUrl, apiKey }');
+  if (typeof options != 'object' || options === null)
+    throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'createSessionClient needs an options object: { baseUrl, apiKey }');
   const origin = toOrigin(options.baseUrl);
   const apiKey = checkApiKey(options.apiKey);
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (typeof timeoutMs != 'number' || !(timeoutMs > 0) || timeoutMs > 2_147_483_647)
-    throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
   const fetchFn = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFn != 'function') throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'no fetch available: use Node 20+ or pass options.fetch');
+  if (typeof fetchFn != 'function')
+    throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'no fetch available: use Node 20+ or pass options.fetch');
   const endpoint = `${origin}/api/v1/embed/generate-session`;
   const secrets = [...new Set([apiKey, encodeURIComponent(apiKey)])];
   const redact = (text: string) => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text);
@@ -106,10 +127,16 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     return typeof code == 'string' ? Object.assign(copy, { code }) : copy;
   };
 
-  async function generateSession(request: GenerateSessionRequest, callOptions: GenerateSessionOptions = {}): Promise<GenerateSessionResponse> {
+  async function generateSession(
+    request: GenerateSessionRequest,
+    callOptions: GenerateSessionOptions = {},
+  ): Promise<GenerateSessionResponse> {
     const checked = validateSessionRequest(request);
     if (!checked.ok)
-      throw new PlatformApiError(PlatformApiErrorCodes.InvalidRequest, `invalid generate-session request: ${checked.message}`, { field: checked.field, rule: checked.rule });
+      throw new PlatformApiError(PlatformApiErrorCodes.InvalidRequest, `invalid generate-session request: ${checked.message}`, {
+        field: checked.field,
+        rule: checked.rule,
+      });
     const { signal } = callOptions;
     signal?.throwIfAborted();
     const controller = new AbortController();
@@ -136,10 +163,16 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       // Reading the body is still under the timeout: a platform can stall mid-body.
       text = await response.text();
     } catch (e) {
-      if (timedOut) throw new PlatformApiError(PlatformApiErrorCodes.Timeout, `generate-session: no answer from ${origin} within ${timeoutMs} ms`);
+      if (timedOut)
+        throw new PlatformApiError(PlatformApiErrorCodes.Timeout, `generate-session: no answer from ${origin} within ${timeoutMs} ms`);
       if (signal?.aborted) throw signal.reason;
       const cause = scrub(e);
-      const detail = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : cause instanceof Error ? cause.message : String(cause);
+      const detail =
+        cause instanceof Error && cause.cause instanceof Error
+          ? cause.cause.message
+          : cause instanceof Error
+            ? cause.message
+            : String(cause);
       throw new PlatformApiError(PlatformApiErrorCodes.Network, `generate-session: could not reach ${origin} (${detail})`, { cause });
     } finally {
       clearTimeout(timer);
@@ -154,7 +187,11 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       const sessionId = (body as { sessionId?: unknown } | null | undefined)?.sessionId;
       // The body is not quoted in the error: it may hold a session id.
       if (typeof sessionId != 'string' || !sessionId)
-        throw new PlatformApiError(PlatformApiErrorCodes.InvalidResponse, `generate-session answered ${status} without a sessionId string in a JSON body`, { status });
+        throw new PlatformApiError(
+          PlatformApiErrorCodes.InvalidResponse,
+          `generate-session answered ${status} without a sessionId string in a JSON body`,
+          { status },
+        );
       return { sessionId };
     }
     if (status == 0 || (status >= 300 && status < 400)) {
@@ -162,17 +199,28 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       try {
         if (location) where = ` to ${new URL(location, endpoint).origin}`;
       } catch {}
-      throw new PlatformApiError(PlatformApiErrorCodes.Http, `generate-session answered with a redirect${where}, which is not followed; set baseUrl to the tenant's own address`, { status });
+      throw new PlatformApiError(
+        PlatformApiErrorCodes.Http,
+        `generate-session answered with a redirect${where}, which is not followed; set baseUrl to the tenant's own address`,
+        { status },
+      );
     }
     // Redacted before truncating, so that no part of an echoed key survives.
     let platformMessage = bodyMessage(text);
     if (platformMessage) platformMessage = redact(platformMessage);
     if (platformMessage && platformMessage.length > 500) platformMessage = `${platformMessage.slice(0, 500)}…`;
-    const hint = status == 403 ? `the API key is not allowed for deployment ${checked.request.deploymentId} (is it scoped to other deployments?)` : STATUS_HINTS[status];
-    throw new PlatformApiError(STATUS_CODES[status] ?? PlatformApiErrorCodes.Http, `generate-session answered ${status}${hint ? ` (${hint})` : ''}: ${platformMessage ?? 'no message'}`, {
-      status,
-      platformMessage,
-    });
+    const hint =
+      status == 403
+        ? `the API key is not allowed for deployment ${checked.request.deploymentId} (is it scoped to other deployments?)`
+        : STATUS_HINTS[status];
+    throw new PlatformApiError(
+      STATUS_CODES[status] ?? PlatformApiErrorCodes.Http,
+      `generate-session answered ${status}${hint ? ` (${hint})` : ''}: ${platformMessage ?? 'no message'}`,
+      {
+        status,
+        platformMessage,
+      },
+    );
   }
 
   return Object.freeze({ baseUrl: origin, generateSession });

@@ -39,7 +39,15 @@ const HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers } });
 
-const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = { timeout: 504, network: 502, 'bad-request': 502, unauthorized: 502, forbidden: 502, http: 502, 'invalid-response': 502 };
+const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = {
+  timeout: 504,
+  network: 502,
+  'bad-request': 502,
+  unauthorized: 502,
+  forbidden: 502,
+  http: 502,
+  'invalid-response': 502,
+};
 
 /**
  * A Fetch API route (`Request → Response`) that mints a fresh session for the signed-in user
@@ -64,8 +72,14 @@ const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = { timeout: 
  */
 export function createSessionHandler(options: SessionHandlerOptions): (request: Request) => Promise<Response> {
   if (typeof options?.resolveUser != 'function')
-    throw new PlatformApiError('invalid-option', 'createSessionHandler needs resolveUser(request), returning the signed-in user\'s session fields or null');
-  const client = typeof (options.client as SessionClient | undefined)?.generateSession == 'function' ? (options.client as SessionClient) : createSessionClient(options.client as SessionClientOptions);
+    throw new PlatformApiError(
+      'invalid-option',
+      "createSessionHandler needs resolveUser(request), returning the signed-in user's session fields or null",
+    );
+  const client =
+    typeof (options.client as SessionClient | undefined)?.generateSession == 'function'
+      ? (options.client as SessionClient)
+      : createSessionClient(options.client as SessionClientOptions);
   const methods = (options.methods ?? ['GET', 'POST']).map((m) => m.toUpperCase());
   const onError = options.onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error));
   const { deploymentId } = options;
@@ -75,7 +89,9 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
     try {
       const user = await options.resolveUser(request);
       if (!user) return json(401, { error: 'not signed in' });
-      const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], { signal: request.signal });
+      const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], {
+        signal: request.signal,
+      });
       return json(200, { sessionId });
     } catch (error) {
       // The browser went away: nobody will read an answer, and it is not a failure to report.

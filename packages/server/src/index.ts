@@ -1,10 +1,11 @@
+/**
+ * Server side: a typed, validated client for `POST /api/v1/embed/generate-session` and route helpers
+ * minting a session per embed load for the browser SDK, the API key kept on the server.
+ *
+ * @module @platform-embed/server
+ */
 export { validateSessionRequest } from './validateSessionRequest';
-export {
-  createSessionClient,
-  type GenerateSessionOptions,
-  type SessionClient,
-  type SessionClientOptions,
-} from './createSessionClient';
+export { createSessionClient, type GenerateSessionOptions, type SessionClient, type SessionClientOptions } from './createSessionClient';
 export { createSessionHandler, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
 export { toNodeHandler, type NodeHandlerOptions, type NodeRequestLike, type NodeResponseLike } from './toNodeHandler';
 export { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode, type PlatformApiErrorDetails } from './platformApiError';

@@ -15,8 +15,11 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
 /** The parts of Node's `http.ServerResponse` (or an Express response) that {@link toNodeHandler} uses. */
 export interface NodeResponseLike {
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body (if any) and finishes the response. */
   end(chunk?: Uint8Array): unknown;
+  /** Node: `close` tells that the client went away before the response finished. */
   once?(event: 'close', listener: () => void): unknown;
   writableFinished?: boolean;
 }
@@ -80,7 +83,10 @@ export function toNodeHandler(
       const headers = new Headers();
       for (const [key, value] of Object.entries(req.headers))
         for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(key, v);
-      const url = new URL(req.originalUrl ?? req.url ?? '/', `${(req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}`);
+      const url = new URL(
+        req.originalUrl ?? req.url ?? '/',
+        `${(req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}`,
+      );
       const controller = new AbortController();
       res.once?.('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -91,7 +97,10 @@ export function toNodeHandler(
           body = await readBody(req, max);
         } catch (e) {
           if (!(e instanceof TooLarge)) throw e;
-          const tooLarge = new Response(JSON.stringify({ error: 'request body too large' }), { status: 413, headers: { 'Content-Type': 'application/json' } });
+          const tooLarge = new Response(JSON.stringify({ error: 'request body too large' }), {
+            status: 413,
+            headers: { 'Content-Type': 'application/json' },
+          });
           return send(tooLarge, new Uint8Array(await tooLarge.arrayBuffer()));
         }
       }

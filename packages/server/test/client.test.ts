@@ -135,7 +135,12 @@ describe('timeouts, network failures and aborts', () => {
   test('no answer within timeoutMs is a timeout', async () => {
     platform.reply(() => {});
     const started = Date.now();
-    const e = await failure(createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({ deploymentId: 1, externalId: 'u' }));
+    const e = await failure(
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({
+        deploymentId: 1,
+        externalId: 'u',
+      }),
+    );
     expect(e.code).toBe('timeout');
     expect(e.message).toMatch(/within 150 ms/);
     expect(Date.now() - started).toBeLessThan(1500);
@@ -146,14 +151,21 @@ describe('timeouts, network failures and aborts', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('{"sessionId":');
     });
-    const e = await failure(createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({ deploymentId: 1, externalId: 'u' }));
+    const e = await failure(
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({
+        deploymentId: 1,
+        externalId: 'u',
+      }),
+    );
     expect(e.code).toBe('timeout');
   });
 
   test('a refused connection is a network error', async () => {
     const gone = await startServer();
     await gone.close();
-    const e = await failure(createSessionClient({ baseUrl: gone.url, apiKey: 'test-key' }).generateSession({ deploymentId: 1, externalId: 'u' }));
+    const e = await failure(
+      createSessionClient({ baseUrl: gone.url, apiKey: 'test-key' }).generateSession({ deploymentId: 1, externalId: 'u' }),
+    );
     expect(e.code).toBe('network');
     expect(e.status).toBeUndefined();
     expect(e.message).toContain(gone.url);
@@ -163,12 +175,18 @@ describe('timeouts, network failures and aborts', () => {
   test("the caller's signal aborts with its reason", async () => {
     platform.reply(() => {});
     const controller = new AbortController();
-    const call = createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession({ deploymentId: 1, externalId: 'u' }, { signal: controller.signal });
+    const call = createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession(
+      { deploymentId: 1, externalId: 'u' },
+      { signal: controller.signal },
+    );
     const reason = new Error('user left');
     setTimeout(() => controller.abort(reason), 50);
     await expect(call).rejects.toBe(reason);
     await expect(
-      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession({ deploymentId: 1, externalId: 'u' }, { signal: AbortSignal.abort(reason) }),
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession(
+        { deploymentId: 1, externalId: 'u' },
+        { signal: AbortSignal.abort(reason) },
+      ),
     ).rejects.toBe(reason);
   });
 
@@ -190,7 +208,8 @@ describe('timeouts, network failures and aborts', () => {
 
 describe('the API key stays secret', () => {
   const KEY = 'sk_live_SECRET-9f8e7d6c5b4a';
-  const everything = (e: unknown) => `${inspect(e, { depth: Infinity, showHidden: true })}\n${String(e)}\n${(e as Error).stack}\n${JSON.stringify(e)}`;
+  const everything = (e: unknown) =>
+    `${inspect(e, { depth: Infinity, showHidden: true })}\n${String(e)}\n${(e as Error).stack}\n${JSON.stringify(e)}`;
 
   test('not in the client object', () => {
     const client = createSessionClient({ baseUrl: platform.url, apiKey: KEY });
@@ -222,19 +241,33 @@ describe('the API key stays secret', () => {
     const errors: unknown[] = [];
     const gone = await startServer();
     await gone.close();
-    errors.push(await failure(createSessionClient({ baseUrl: gone.url, apiKey: KEY }).generateSession({ deploymentId: 1, externalId: 'u' })));
+    errors.push(
+      await failure(createSessionClient({ baseUrl: gone.url, apiKey: KEY }).generateSession({ deploymentId: 1, externalId: 'u' })),
+    );
     platform.reply(() => {});
-    errors.push(await failure(createSessionClient({ baseUrl: platform.url, apiKey: KEY, timeoutMs: 100 }).generateSession({ deploymentId: 1, externalId: 'u' })));
-    errors.push(await failure(createSessionClient({ baseUrl: platform.url, apiKey: KEY }).generateSession({ deploymentId: 1 } as GenerateSessionRequest)));
+    errors.push(
+      await failure(
+        createSessionClient({ baseUrl: platform.url, apiKey: KEY, timeoutMs: 100 }).generateSession({ deploymentId: 1, externalId: 'u' }),
+      ),
+    );
+    errors.push(
+      await failure(
+        createSessionClient({ baseUrl: platform.url, apiKey: KEY }).generateSession({ deploymentId: 1 } as GenerateSessionRequest),
+      ),
+    );
     platform.reply((_, res) => res.end(`{"sessionId": null, "key": "${KEY}"}`));
-    errors.push(await failure(createSessionClient({ baseUrl: platform.url, apiKey: KEY }).generateSession({ deploymentId: 1, externalId: 'u' })));
+    errors.push(
+      await failure(createSessionClient({ baseUrl: platform.url, apiKey: KEY }).generateSession({ deploymentId: 1, externalId: 'u' })),
+    );
     // A fetch that fails with the key in its error (as a misbehaving proxy agent might).
     const leaky = createSessionClient({
       baseUrl: 'https://acme.platform.example',
       apiKey: KEY,
       fetch: async (_, init) => {
         const header = new Headers(init?.headers).get('authorization');
-        throw new TypeError(`fetch failed for ${header}`, { cause: Object.assign(new Error(`socket ${header}`), { code: 'ECONNRESET', headers: init?.headers }) });
+        throw new TypeError(`fetch failed for ${header}`, {
+          cause: Object.assign(new Error(`socket ${header}`), { code: 'ECONNRESET', headers: init?.headers }),
+        });
       },
     });
     const leak = await failure(leaky.generateSession({ deploymentId: 1, externalId: 'u' }));
@@ -288,7 +321,9 @@ describe('options', () => {
     'https://user:hunter2@acme.platform.example',
     'https://:hunter2@acme.platform.example',
   ])('baseUrl %j is refused', (baseUrl) => {
-    expect(() => createSessionClient({ baseUrl, apiKey: 'k' })).toThrow(expect.objectContaining({ code: 'invalid-option', message: expect.stringMatching(/baseUrl must be .*https:\/\//) }));
+    expect(() => createSessionClient({ baseUrl, apiKey: 'k' })).toThrow(
+      expect.objectContaining({ code: 'invalid-option', message: expect.stringMatching(/baseUrl must be .*https:\/\//) }),
+    );
     try {
       createSessionClient({ baseUrl, apiKey: 'k' });
     } catch (e) {
@@ -306,9 +341,17 @@ describe('options', () => {
   });
 
   test('the error codes are declared once and match the class', () => {
-    expect(Object.values(PlatformApiErrorCodes).sort()).toEqual(
-      ['bad-request', 'forbidden', 'http', 'invalid-option', 'invalid-request', 'invalid-response', 'network', 'timeout', 'unauthorized'],
-    );
+    expect(Object.values(PlatformApiErrorCodes).sort()).toEqual([
+      'bad-request',
+      'forbidden',
+      'http',
+      'invalid-option',
+      'invalid-request',
+      'invalid-response',
+      'network',
+      'timeout',
+      'unauthorized',
+    ]);
     const e = new PlatformApiError('forbidden', 'x', { status: 403 });
     expect(e).toBeInstanceOf(Error);
     expect(e).toMatchObject({ name: 'PlatformApiError', code: 'forbidden', status: 403, message: '[platform-embed/server] x' });

@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createSessionHandler, toNodeHandler, PlatformApiError, type NodeRequestLike, type SessionHandlerOptions } from '@platform-embed/server';
+import {
+  createSessionHandler,
+  toNodeHandler,
+  PlatformApiError,
+  type NodeRequestLike,
+  type SessionHandlerOptions,
+} from '@platform-embed/server';
 import { startServer } from './localServer';
 
 const KEY = 'sk_test_HANDLER-51a2b3';
@@ -22,7 +28,8 @@ const handler = (options: Partial<SessionHandlerOptions> = {}) =>
     onError: () => {},
     ...options,
   });
-const get = (cookie?: string, method = 'GET') => new Request('http://host.test/api/embed-session', { method, headers: cookie ? { cookie } : {} });
+const get = (cookie?: string, method = 'GET') =>
+  new Request('http://host.test/api/embed-session', { method, headers: cookie ? { cookie } : {} });
 
 describe('createSessionHandler (Fetch API)', () => {
   test('mints a session for the signed-in user, uncacheable', async () => {
@@ -91,7 +98,11 @@ describe('createSessionHandler (Fetch API)', () => {
     platform.json(401, { message: `bad key ${KEY}` });
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const response = await createSessionHandler({ client: { baseUrl: platform.url, apiKey: KEY }, deploymentId: 1, resolveUser: () => ({ externalId: 'u' }) })(get());
+      const response = await createSessionHandler({
+        client: { baseUrl: platform.url, apiKey: KEY },
+        deploymentId: 1,
+        resolveUser: () => ({ externalId: 'u' }),
+      })(get());
       expect(response.status).toBe(502);
       expect(log).toHaveBeenCalledOnce();
       expect(String(log.mock.calls[0]![0])).toMatch(/401/);
@@ -103,9 +114,15 @@ describe('createSessionHandler (Fetch API)', () => {
 
   test('takes a ready client, and refuses a missing resolveUser', async () => {
     const generateSession = vi.fn(async () => ({ sessionId: 'from-client' }));
-    const h = createSessionHandler({ client: { baseUrl: 'https://x.example', generateSession }, resolveUser: () => ({ deploymentId: 3, externalId: 'u' }) });
+    const h = createSessionHandler({
+      client: { baseUrl: 'https://x.example', generateSession },
+      resolveUser: () => ({ deploymentId: 3, externalId: 'u' }),
+    });
     await expect((await h(get())).json()).resolves.toEqual({ sessionId: 'from-client' });
-    expect(generateSession).toHaveBeenCalledWith({ deploymentId: 3, externalId: 'u' }, expect.objectContaining({ signal: expect.any(AbortSignal) }));
+    expect(generateSession).toHaveBeenCalledWith(
+      { deploymentId: 3, externalId: 'u' },
+      expect.objectContaining({ signal: expect.any(AbortSignal) }),
+    );
     expect(() => createSessionHandler({ client: { baseUrl: 'https://x.example', apiKey: 'k' } } as never)).toThrow(PlatformApiError);
   });
 });
@@ -159,11 +176,30 @@ describe('toNodeHandler with a real http server', () => {
   });
 
   test('an Express-style pre-parsed body and originalUrl are used; a throw goes to next', async () => {
-    const h = vi.fn(async (request: Request) => new Response(`${request.url} ${await request.text()}`, { status: 201, headers: { 'x-test': '1' } }));
-    const res = { statusCode: 0, headers: {} as Record<string, string>, body: '', setHeader(k: string, v: string) { this.headers[k] = v; }, end(chunk?: Uint8Array) { this.body = new TextDecoder().decode(chunk); } };
+    const h = vi.fn(
+      async (request: Request) => new Response(`${request.url} ${await request.text()}`, { status: 201, headers: { 'x-test': '1' } }),
+    );
+    const res = {
+      statusCode: 0,
+      headers: {} as Record<string, string>,
+      body: '',
+      setHeader(k: string, v: string) {
+        this.headers[k] = v;
+      },
+      end(chunk?: Uint8Array) {
+        this.body = new TextDecoder().decode(chunk);
+      },
+    };
     const req = {
-      method: 'POST', url: '/', originalUrl: '/api/embed-session', headers: { host: 'app.example', 'content-type': 'application/json' }, body: { who: 'dave' }, readableEnded: true,
-      [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => { throw new Error('the stream was already read'); },
+      method: 'POST',
+      url: '/',
+      originalUrl: '/api/embed-session',
+      headers: { host: 'app.example', 'content-type': 'application/json' },
+      body: { who: 'dave' },
+      readableEnded: true,
+      [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
+        throw new Error('the stream was already read');
+      },
     } satisfies NodeRequestLike;
     await toNodeHandler(h)(req, res);
     expect(res).toMatchObject({ statusCode: 201, body: 'http://app.example/api/embed-session {"who":"dave"}' });

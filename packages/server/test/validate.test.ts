@@ -41,24 +41,74 @@ describe('rules and messages', () => {
     expectFailure({ externalId: 'a' }, 'deploymentId', 'required', /deploymentId is required/);
     expectFailure({ deploymentId: 1 }, 'externalId', 'exactly-one', /exactly one of externalId/);
     expectFailure({ deploymentId: 1, internalId: 'alice', groups: [] }, 'groups', 'not-with-internalId', /rule 1/);
-    expectFailure({ deploymentId: 1, internalId: 'alice', email: 'a@b.c' }, 'email', 'only-with-externalId', /only allowed with externalId/);
+    expectFailure(
+      { deploymentId: 1, internalId: 'alice', email: 'a@b.c' },
+      'email',
+      'only-with-externalId',
+      /only allowed with externalId/,
+    );
     expectFailure({ deploymentId: 1, externalId: 'a', embedTenantName: 'abc' }, 'embedTenantName', 'length', /5 to 36 characters.*got 3/);
     expectFailure({ deploymentId: 1, externalId: 'a', embedTenantName: 'Acme-corp' }, 'embedTenantName', 'pattern', /lowercase/);
-    expectFailure({ deploymentId: 1, externalId: 'a', userProfile: { picture: 'ftp://x.example/a.png' } }, 'userProfile.picture', 'absolute-http-url', /absolute http:\/\/ or https:\/\//);
-    expectFailure({ deploymentId: 1, externalId: 'a', userAttributes: [{ name: 'r', value: 1 }, { name: 'r', value: 2 }] }, 'userAttributes[1].name', 'duplicate', /"r" appears twice/);
-    expectFailure({ deploymentId: 1, externalId: 'a', groupDefinitions: [] }, 'groupDefinitions', 'requires-creatorMode', /creatorMode: true/);
-    expectFailure({ deploymentId: 1, externalId: 'a', creatorMode: true, groupDefinitions: [] }, 'groupDefinitions', 'requires-embedTenantName', /embedTenantName/);
     expectFailure(
-      { deploymentId: 1, externalId: 'a', creatorMode: true, embedTenantName: 'acme-corp', userAttributeDefinitions: [{ name: 'x', type: 'boolean' }] },
-      'userAttributeDefinitions[0].type', 'allowed-values', /string, number, string_array, number_array/,
+      { deploymentId: 1, externalId: 'a', userProfile: { picture: 'ftp://x.example/a.png' } },
+      'userProfile.picture',
+      'absolute-http-url',
+      /absolute http:\/\/ or https:\/\//,
+    );
+    expectFailure(
+      {
+        deploymentId: 1,
+        externalId: 'a',
+        userAttributes: [
+          { name: 'r', value: 1 },
+          { name: 'r', value: 2 },
+        ],
+      },
+      'userAttributes[1].name',
+      'duplicate',
+      /"r" appears twice/,
+    );
+    expectFailure(
+      { deploymentId: 1, externalId: 'a', groupDefinitions: [] },
+      'groupDefinitions',
+      'requires-creatorMode',
+      /creatorMode: true/,
+    );
+    expectFailure(
+      { deploymentId: 1, externalId: 'a', creatorMode: true, groupDefinitions: [] },
+      'groupDefinitions',
+      'requires-embedTenantName',
+      /embedTenantName/,
+    );
+    expectFailure(
+      {
+        deploymentId: 1,
+        externalId: 'a',
+        creatorMode: true,
+        embedTenantName: 'acme-corp',
+        userAttributeDefinitions: [{ name: 'x', type: 'boolean' }],
+      },
+      'userAttributeDefinitions[0].type',
+      'allowed-values',
+      /string, number, string_array, number_array/,
     );
     expectFailure({ deploymentId: 1, externalId: 'a', ephemeralTtlSeconds: 5 }, 'ephemeralTtlSeconds', 'removed', /0\.2\.0/);
     expectFailure({ deploymentId: 1, externalId: 'a', groupz: [] }, 'groupz', 'unknown-field', /known fields: .*groups/);
-    expectFailure({ deploymentId: 1, externalId: 'a', userProfile: { pictureUrl: 'https://x' } }, 'userProfile.pictureUrl', 'unknown-field', /allowed: displayName, picture/);
+    expectFailure(
+      { deploymentId: 1, externalId: 'a', userProfile: { pictureUrl: 'https://x' } },
+      'userProfile.pictureUrl',
+      'unknown-field',
+      /allowed: displayName, picture/,
+    );
   });
 
   test('externalId is trimmed and lowercased in a copy; the input is untouched', () => {
-    const input = { deploymentId: 1, externalId: '  Jane.DOE@Example.com\n', userAttributes: [{ name: 'tags', value: ['A'] }], settings: { showDashboardChat: true } };
+    const input = {
+      deploymentId: 1,
+      externalId: '  Jane.DOE@Example.com\n',
+      userAttributes: [{ name: 'tags', value: ['A'] }],
+      settings: { showDashboardChat: true },
+    };
     const before = structuredClone(input);
     const r = validateSessionRequest(input);
     expect(r).toEqual({ ok: true, request: { ...before, externalId: 'jane.doe@example.com' } });
@@ -83,14 +133,33 @@ describe('rules and messages', () => {
   test('securityContext must be JSON', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(validateSessionRequest({ deploymentId: 1, externalId: 'a', securityContext: cyclic })).toMatchObject({ ok: false, field: 'securityContext', rule: 'json' });
-    expect(validateSessionRequest({ deploymentId: 1, externalId: 'a', securityContext: { n: 1n } })).toMatchObject({ ok: false, field: 'securityContext' });
+    expect(validateSessionRequest({ deploymentId: 1, externalId: 'a', securityContext: cyclic })).toMatchObject({
+      ok: false,
+      field: 'securityContext',
+      rule: 'json',
+    });
+    expect(validateSessionRequest({ deploymentId: 1, externalId: 'a', securityContext: { n: 1n } })).toMatchObject({
+      ok: false,
+      field: 'securityContext',
+    });
   });
 
   test('hostile objects do not make it throw', () => {
-    const throwing = new Proxy({}, { ownKeys: () => { throw new Error('boom'); } });
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(validateSessionRequest(throwing)).toMatchObject({ ok: false, field: '(request)', rule: 'readable' });
-    const getter = { deploymentId: 1, get externalId(): string { throw new Error('boom'); } };
+    const getter = {
+      deploymentId: 1,
+      get externalId(): string {
+        throw new Error('boom');
+      },
+    };
     expect(validateSessionRequest(getter)).toMatchObject({ ok: false });
   });
 
@@ -103,11 +172,24 @@ describe('rules and messages', () => {
         email: fc.oneof(fc.emailAddress(), fc.string()),
         embedTenantName: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{3,35}[a-z0-9]$/), fc.string()),
         creatorMode: fc.oneof(fc.boolean(), fc.anything()),
-        userProfile: fc.oneof(fc.record({ displayName: fc.string(), picture: fc.oneof(fc.webUrl(), fc.string()) }, { requiredKeys: [] }), fc.anything()),
-        userAttributes: fc.array(fc.record({ name: fc.constantFrom('a', 'b', 'c'), value: fc.oneof(fc.string(), fc.double(), fc.array(fc.string()), fc.constant(null), fc.anything()) })),
+        userProfile: fc.oneof(
+          fc.record({ displayName: fc.string(), picture: fc.oneof(fc.webUrl(), fc.string()) }, { requiredKeys: [] }),
+          fc.anything(),
+        ),
+        userAttributes: fc.array(
+          fc.record({
+            name: fc.constantFrom('a', 'b', 'c'),
+            value: fc.oneof(fc.string(), fc.double(), fc.array(fc.string()), fc.constant(null), fc.anything()),
+          }),
+        ),
         groups: fc.oneof(fc.array(fc.string()), fc.anything()),
         groupDefinitions: fc.array(fc.record({ name: fc.constantFrom('g', 'h'), description: fc.string() }, { requiredKeys: ['name'] })),
-        userAttributeDefinitions: fc.array(fc.record({ name: fc.constantFrom('x', 'y'), type: fc.constantFrom('string', 'number', 'string_array', 'number_array', 'boolean') })),
+        userAttributeDefinitions: fc.array(
+          fc.record({
+            name: fc.constantFrom('x', 'y'),
+            type: fc.constantFrom('string', 'number', 'string_array', 'number_array', 'boolean'),
+          }),
+        ),
         securityContext: fc.anything(),
         settings: fc.oneof(fc.record({ showDashboardChat: fc.oneof(fc.boolean(), fc.anything()) }, { requiredKeys: [] }), fc.anything()),
       },

@@ -1,3 +1,9 @@
+/**
+ * Vue 3 components (`PlatformDashboard`, `PlatformChat`, `PlatformApp`) and the `usePlatformEmbed`
+ * composable, a thin layer over `@platform-embed/core`, which it re-exports.
+ *
+ * @module @platform-embed/vue
+ */
 export * from '@platform-embed/core';
 export {
   PlatformApp,

@@ -72,7 +72,8 @@ const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
 export function usePlatformEmbed<S extends Surface>(
   target: MaybeRefOrGetter<HTMLElement | null | undefined>,
   options: MaybeRefOrGetter<PlatformEmbedOptions<S>>,
-  dispatch: EventDispatch = (name, ...args) => (toValue(options) as unknown as Record<string, Function | undefined>)[toHandlerKey(camelize(name))]?.(...args),
+  dispatch: EventDispatch = (name, ...args) =>
+    (toValue(options) as unknown as Record<string, Function | undefined>)[toHandlerKey(camelize(name))]?.(...args),
 ): PlatformEmbedResult<S> {
   const state = shallowRef(IDLE);
   const embed = shallowRef<EmbedHandle<S> | null>(null);

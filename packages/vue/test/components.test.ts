@@ -48,7 +48,12 @@ describe('mounting', () => {
   test.each([
     ['chat', PlatformChat, { session: 'c-1' }, `${BASE}/embed/chat?sessionId=c-1`],
     ['chat (private mode)', PlatformChat, {}, `${BASE}/embed/chat`],
-    ['app', PlatformApp, { deploymentId: 12, session: 'a-1', showWorkbookBackButton: false }, `${BASE}/embed/d/12/app?session=a-1&showWorkbookBackButton=false`],
+    [
+      'app',
+      PlatformApp,
+      { deploymentId: 12, session: 'a-1', showWorkbookBackButton: false },
+      `${BASE}/embed/d/12/app?session=a-1&showWorkbookBackButton=false`,
+    ],
   ])('%s surface', async (_, component, props, url) => {
     track(mount(component as typeof PlatformChat, { props: { baseUrl: BASE, ...props } as never, attachTo: document.body }));
     await settle();
@@ -83,7 +88,8 @@ describe('emits', () => {
     if (name != 'ready') emit(iframes()[0]!, 'ready', payload('ready'));
     emit(iframes()[0]!, name, payload(name));
     const emitted = w.emitted();
-    for (const other of Object.keys(EVENT_SCHEMAS)) expect(emitted[other]?.length ?? 0, other).toBe(other == name || other == 'ready' ? 1 : 0);
+    for (const other of Object.keys(EVENT_SCHEMAS))
+      expect(emitted[other]?.length ?? 0, other).toBe(other == name || other == 'ready' ? 1 : 0);
     expect(emitted[name]![0]).toEqual([payload(name), expect.objectContaining({ type: `platform:event:${name}` })]);
     expect(emitted.event!.at(-1)).toEqual([expect.objectContaining({ type: `platform:event:${name}`, payload: payload(name) })]);
   });
@@ -92,7 +98,12 @@ describe('emits', () => {
     const onDashboardLoaded = vi.fn();
     const onAiQuery = vi.fn();
     const onDiagnostic = vi.fn();
-    track(mount(PlatformDashboard, { props: { baseUrl: BASE, publicId: 'p', session: freshId(), onDashboardLoaded, onAiQuery, onDiagnostic }, attachTo: document.body }));
+    track(
+      mount(PlatformDashboard, {
+        props: { baseUrl: BASE, publicId: 'p', session: freshId(), onDashboardLoaded, onAiQuery, onDiagnostic },
+        attachTo: document.body,
+      }),
+    );
     await settle();
     emit(iframes()[0]!, 'dashboard-loaded', payload('dashboard-loaded'));
     emit(iframes()[0]!, 'ai-query', { query: 'x', status: 'pending' });
@@ -122,9 +133,21 @@ describe('what is embedded', () => {
   const filters = { 'orders.status': { value: 'open' } };
   test.each([
     ['publicId', { publicId: 'costs' }, '${BASE}/embed/dashboard/costs?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
-    ['a launch option', { locale: 'es-MX' }, '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
-    ['a filter value', { filters: { 'orders.status': { value: 'done' } } }, '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D'],
-    ['an iframe attribute', { title: 'Sales' }, '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
+    [
+      'a launch option',
+      { locale: 'es-MX' },
+      '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D',
+    ],
+    [
+      'a filter value',
+      { filters: { 'orders.status': { value: 'done' } } },
+      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D',
+    ],
+    [
+      'an iframe attribute',
+      { title: 'Sales' },
+      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D',
+    ],
   ])('changing %s reloads in a new iframe with a fresh session', async (_, change, url) => {
     const session = mintSessions();
     const w = dashboard({ session, filters });
@@ -142,7 +165,12 @@ describe('what is embedded', () => {
     const w = dashboard({ session, filters, timeGrains: { 'orders.shipped_at': 'day', 'orders.created_at': 'month' } });
     await settle();
     const iframe = iframes()[0];
-    await w.setProps({ filters: { 'orders.status': { value: 'open' } }, timeGrains: { 'orders.created_at': 'month', 'orders.shipped_at': 'day' }, readyTimeout: 5, class: 'x' } as never);
+    await w.setProps({
+      filters: { 'orders.status': { value: 'open' } },
+      timeGrains: { 'orders.created_at': 'month', 'orders.shipped_at': 'day' },
+      readyTimeout: 5,
+      class: 'x',
+    } as never);
     await settle();
     expect(session).toHaveBeenCalledOnce();
     expect(iframes()[0]).toBe(iframe);
@@ -175,7 +203,12 @@ describe('template ref', () => {
     });
 
   test("exposed actions work from the parent's onMounted: queued, then posted to the tenant origin", async () => {
-    track(mount(Parent((dash) => (dash.setColorScheme('dark'), dash.setLocale('es'))), { attachTo: document.body }));
+    track(
+      mount(
+        Parent((dash) => (dash.setColorScheme('dark'), dash.setLocale('es'))),
+        { attachTo: document.body },
+      ),
+    );
     await settle();
     const post = vi.spyOn(iframes()[0]!.contentWindow!, 'postMessage');
     emit(iframes()[0]!, 'ready', payload('ready'));
@@ -188,7 +221,12 @@ describe('template ref', () => {
   test('state and embed are exposed; reload() uses a fresh session', async () => {
     const session = mintSessions();
     let dash!: PlatformEmbedExpose<'dashboard'>;
-    track(mount(Parent((d) => (dash = d), { session }), { attachTo: document.body }));
+    track(
+      mount(
+        Parent((d) => (dash = d), { session }),
+        { attachTo: document.body },
+      ),
+    );
     await settle();
     expect(dash.state.status).toBe('loading');
     emit(iframes()[0]!, 'ready', payload('ready'));

@@ -23,7 +23,14 @@ export function emit(iframe: HTMLIFrameElement, type: string, data: Record<strin
     new MessageEvent('message', {
       origin,
       source: iframe.contentWindow,
-      data: { source: 'platform-embed', direction: 'event', type: `platform:event:${type}`, timestamp: Date.now(), surface: 'dashboard', payload: data },
+      data: {
+        source: 'platform-embed',
+        direction: 'event',
+        type: `platform:event:${type}`,
+        timestamp: Date.now(),
+        surface: 'dashboard',
+        payload: data,
+      },
     }),
   );
 }

@@ -5,7 +5,12 @@ import { expect, test } from 'vitest';
 import { PlatformApp, PlatformChat, PlatformDashboard, usePlatformEmbed } from '../src/index';
 
 const Own = defineComponent(() => {
-  const { state, embed } = usePlatformEmbed(null, { surface: 'dashboard', baseUrl: 'https://tenant.example', publicId: 'p', session: () => 's' });
+  const { state, embed } = usePlatformEmbed(null, {
+    surface: 'dashboard',
+    baseUrl: 'https://tenant.example',
+    publicId: 'p',
+    session: () => 's',
+  });
   return () => h('p', { 'data-embed': String(embed.value) }, state.value.status);
 });
 
@@ -14,7 +19,14 @@ test('server rendering renders the containers and never touches window', async (
   expect(typeof document).toBe('undefined');
   const app = createSSRApp(() =>
     h('main', [
-      h(PlatformDashboard, { baseUrl: 'https://tenant.example', publicId: 'p', session: () => 's', class: 'dash', style: 'height:400px', onReady: () => {} }),
+      h(PlatformDashboard, {
+        baseUrl: 'https://tenant.example',
+        publicId: 'p',
+        session: () => 's',
+        class: 'dash',
+        style: 'height:400px',
+        onReady: () => {},
+      }),
       h(PlatformChat, { baseUrl: 'https://tenant.example' }),
       h(PlatformApp, { baseUrl: 'https://tenant.example', deploymentId: 3, session: 's' }),
       h(Own),

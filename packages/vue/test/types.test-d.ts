@@ -1,7 +1,24 @@
 import { h } from 'vue';
 import { expectTypeOf, test } from 'vitest';
-import type { AnyEventHandler, AppEmbedOptions, ChatEmbedOptions, DashboardEmbedOptions, EmbedHandle, EmbedState, EventMap, EventMessage } from '@platform-embed/core';
-import { PlatformApp, PlatformChat, PlatformDashboard, usePlatformEmbed, type EmbedEventHandlers, type PlatformEmbedAction, type PlatformEmbedEmits } from '../src/index';
+import type {
+  AnyEventHandler,
+  AppEmbedOptions,
+  ChatEmbedOptions,
+  DashboardEmbedOptions,
+  EmbedHandle,
+  EmbedState,
+  EventMap,
+  EventMessage,
+} from '@platform-embed/core';
+import {
+  PlatformApp,
+  PlatformChat,
+  PlatformDashboard,
+  usePlatformEmbed,
+  type EmbedEventHandlers,
+  type PlatformEmbedAction,
+  type PlatformEmbedEmits,
+} from '../src/index';
 import type { OPTIONS } from '../src/PlatformEmbed';
 
 type Split<S extends string> = S extends `${infer H} ${infer T}` ? H | Split<T> : S;
@@ -16,7 +33,9 @@ test('emits are derived from the catalog, with typed payloads', () => {
   expectTypeOf<keyof PlatformEmbedEmits>().toEqualTypeOf<
     'ready' | 'view' | 'navigate' | 'dashboard-loaded' | 'download' | 'drilldown' | 'ai-query' | 'error' | 'event'
   >();
-  expectTypeOf<Parameters<PlatformEmbedEmits['dashboard-loaded']>>().toEqualTypeOf<[EventMap['dashboard-loaded'], EventMessage<'dashboard-loaded'>]>();
+  expectTypeOf<Parameters<PlatformEmbedEmits['dashboard-loaded']>>().toEqualTypeOf<
+    [EventMap['dashboard-loaded'], EventMessage<'dashboard-loaded'>]
+  >();
   expectTypeOf<Parameters<PlatformEmbedEmits['ai-query']>[0]['status']>().toEqualTypeOf<'submitted' | 'completed' | 'error'>();
   expectTypeOf<PlatformEmbedEmits['event']>().toEqualTypeOf<AnyEventHandler>();
   const vm = {} as Dashboard;
@@ -31,7 +50,9 @@ test('listener props are camelCase and typed', () => {
   expectTypeOf<keyof EmbedEventHandlers>().toEqualTypeOf<
     'onReady' | 'onView' | 'onNavigate' | 'onDashboardLoaded' | 'onDownload' | 'onDrilldown' | 'onAiQuery' | 'onError' | 'onEvent'
   >();
-  expectTypeOf<Dashboard['$props']['onDashboardLoaded']>().parameters.toEqualTypeOf<[EventMap['dashboard-loaded'], EventMessage<'dashboard-loaded'>]>();
+  expectTypeOf<Dashboard['$props']['onDashboardLoaded']>().parameters.toEqualTypeOf<
+    [EventMap['dashboard-loaded'], EventMessage<'dashboard-loaded'>]
+  >();
   h(PlatformDashboard, { baseUrl: 'https://t.example', publicId: 'p', onView: (p) => expectTypeOf(p.path).toBeString() });
 });
 
