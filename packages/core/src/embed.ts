@@ -238,7 +238,18 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     return redactSession(text);
   };
   const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
-  const handlers = new Map<string, Map<Function, boolean>>();
+  // Copy-on-write lists: dispatch iterates the current array without copying it, and a change
+  // made while an event is dispatched (on, off, once) builds a new one for the next event.
+  type Entry = { fn: Function; once: boolean };
+  const handlers = new Map<string, readonly Entry[]>();
+  const remove = (name: string, fn: Function) => {
+    const list = handlers.get(name);
+    if (list?.some((e) => e.fn === fn))
+      handlers.set(
+        name,
+        list.filter((e) => e.fn !== fn),
+      );
+  };
   const listeners = new Set<(state: EmbedState) => void>();
   const sticky = new Map<string, ActionMessage>();
   let queue: ActionMessage[] = [];
@@ -280,12 +291,16 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     settle![1](error);
   };
   const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
-    const map = handlers.get(name);
-    // A copy: a handler added while this event is dispatched waits for the next one.
-    if (map)
-      for (const [fn, once] of [...map]) {
-        if (once) map.delete(fn);
-        call(message.type, fn, first, message);
+    const list = handlers.get(name);
+    if (list)
+      for (const { fn, once } of list) {
+        if (once) remove(name, fn);
+        // Not through `call`: no rest-argument array per event on the dispatch path.
+        try {
+          fn(first, message);
+        } catch (error) {
+          diagnose({ kind: 'handler-error', type: message.type, error });
+        }
       }
   };
   const post = (message: ActionMessage) => {
@@ -386,12 +401,13 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const name = nameOf(type);
     if (name != '*' && !Object.hasOwn(EVENT_SCHEMAS, name)) throw invalid(`unknown event "${type}"`);
     if (typeof fn != 'function') throw invalid(`"${type}" handler must be a function`);
-    const off = () => void handlers.get(name)?.delete(fn);
+    const off = () => remove(name, fn);
     // `ready` is sticky: a late handler is called at once with the current load's payload.
     if (name == 'ready' && readyMessage) call(readyMessage.type, fn, readyMessage.payload, readyMessage);
     if (state.status == 'destroyed' || (once && name == 'ready' && readyMessage)) return off;
-    if (!handlers.has(name)) handlers.set(name, new Map());
-    handlers.get(name)!.set(fn, once);
+    const list = handlers.get(name) ?? [];
+    // The same function twice is one handler (as with addEventListener); its last `once` wins, in place.
+    handlers.set(name, list.some((e) => e.fn === fn) ? list.map((e) => (e.fn === fn ? { fn, once } : e)) : [...list, { fn, once }]);
     return off;
   };
 
@@ -421,7 +437,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     },
     on: (type: string, fn: Function) => on(type, fn, false),
     once: (type: string, fn: Function) => on(type, fn, true),
-    off: (type: string, fn: Function) => void handlers.get(nameOf(type))?.delete(fn),
+    off: (type: string, fn: Function) => remove(nameOf(type), fn),
     send: send as EmbedHandle<S>['send'],
     setColorScheme: (scheme) => send('set-color-scheme', { scheme }),
     setTheme: (theme) => send('set-theme', theme),

@@ -216,7 +216,7 @@ const rules = (schema: Schema): Rule[] => {
       else {
         const optional = d.endsWith('?');
         const tests = (optional ? d.slice(0, -1) : d).split('|').map((k) => KINDS[k]!);
-        list.push([key, optional, (v) => tests.some((test) => test(v)), d.replace('?', ' when present')]);
+        list.push([key, optional, tests.length == 1 ? tests[0]! : (v) => tests.some((test) => test(v)), d.replace('?', ' when present')]);
       }
     }
     compiled.set(schema, list);
@@ -229,6 +229,8 @@ const rules = (schema: Schema): Rule[] => {
 const EVENTS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(EVENT_SCHEMAS));
 const ACTIONS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(ACTION_SCHEMAS));
 const TYPE = /^platform:event:[\w-]{1,64}$/;
+// Full type strings of the catalog: a known type needs no regular expression test.
+const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.keys(EVENT_SCHEMAS).map((k) => EVENT_PREFIX + k));
 
 /** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
@@ -269,7 +271,7 @@ export function parseMessage(data: unknown): ParseResult {
       ? 'source'
       : data.direction !== 'event'
         ? 'direction'
-        : typeof type != 'string' || !TYPE.test(type)
+        : typeof type != 'string' || !(KNOWN.has(type) || TYPE.test(type))
           ? 'type'
           : !isPlainObject(payload)
             ? 'payload'
