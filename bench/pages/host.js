@@ -60,7 +60,9 @@ let trigger;
 
 async function setupDispatch(mode, embeds = 1) {
   if (mode === 'bare' || mode === 'hand') {
-    const { frame } = await handFrame(container('c0'), 'p0');
+    // `embeds` > 1: the control of benchmark 2, the same number of iframes without the SDK.
+    let frame;
+    for (let i = 0; i < embeds; i++) ({ frame } = await handFrame(container(`c${i}`), `p${i}`));
     const win = frame.contentWindow;
     // The physical limit: counts, records the time, reads nothing.
     if (mode === 'bare') window.addEventListener('message', count);
