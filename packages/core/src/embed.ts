@@ -127,6 +127,22 @@ export interface EmbedState {
 export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
 /** Catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
 export type AnyEventHandler = (message: EventMessage | UnknownEventMessage) => void;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+/** The handler prop of an event in framework bindings: `dashboard-loaded` → `onDashboardLoaded`. */
+export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
+
+/**
+ * One optional handler per event of the catalog (`onReady`, `onView`, `onNavigate`,
+ * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
+ * the validated payload and the envelope, plus `onEvent`, called with every valid event
+ * (including event types this SDK version does not know). Derived from the catalog.
+ */
+export type EventHandlerProps = { [K in EventName as EventPropName<K>]?: EventHandler<K> } & {
+  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
+  onEvent?: AnyEventHandler;
+};
+
 /** Removes the handler or listener it was returned for. */
 export type Unsubscribe = () => void;
 

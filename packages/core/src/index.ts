@@ -73,6 +73,8 @@ export {
   type EmbedState,
   type EmbedStatus,
   type EventHandler,
+  type EventHandlerProps,
+  type EventPropName,
   type IframeOptions,
   type SessionResult,
   type SessionSource,

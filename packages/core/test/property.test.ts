@@ -7,96 +7,22 @@ import {
   checkPayload,
   createAction,
   embedDashboard,
-  filterUrlParameter,
   listenerCount,
   parseMessage,
   type EmbedHandle,
   type EventName,
-  type FieldDescriptor,
   type Schema,
 } from '../src/index';
+import { DELETE, catalogArbitraries, hostileValue } from './arbitraries';
 import { BASE, envelope, flush } from './helpers';
 
-// ---- Arbitraries derived from the catalog: valid payloads for every event and action ----
+// ---- Arbitraries derived from the catalog (arbitraries.ts) ----
 
-const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,12}$/);
-const KIND_ARBITRARIES: Record<string, fc.Arbitrary<unknown>> = {
-  string: fc.string(),
-  'non-empty string': fc.string({ minLength: 1 }).filter((s) => s.trim() != ''),
-  number: fc.double({ noNaN: true, noDefaultInfinity: true }),
-  'integer>=0': fc.maxSafeNat(),
-  'number>=0': fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }),
-  boolean: fc.boolean(),
-  any: fc.anything(),
-  null: fc.constant(null),
-  'f_<view>.<dimension>=<JSON>': fc
-    .tuple(name, name, fc.dictionary(fc.string(), fc.jsonValue()))
-    .map(([v, d, value]) => filterUrlParameter(v, d, value as never)),
-};
-
-function fieldArbitrary(descriptor: FieldDescriptor): fc.Arbitrary<unknown> {
-  if (typeof descriptor != 'string') return fc.constantFrom(...descriptor);
-  const kinds = descriptor.replace(/\?$/, '').split('|');
-  return fc.oneof(
-    ...kinds.map((kind) => {
-      const arbitrary = KIND_ARBITRARIES[kind];
-      if (!arbitrary) throw new Error(`no arbitrary for kind "${kind}": add one to this test`);
-      return arbitrary;
-    }),
-  );
-}
-
-const extraKey = (schema: Schema) => fc.string().filter((k) => !(k in schema) && k != '__proto__');
-
-/** Valid payloads of a schema: every required field, some optional ones, and unknown extra fields. */
-function payloadArbitrary(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.entries(schema).filter(([k]) => k != '*');
-  const shape = Object.fromEntries(fields.map(([k, d]) => [k, fieldArbitrary(d)]));
-  const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
-  return fc
-    .tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.anything(), { maxKeys: 3 }))
-    .map(([payload, extra]) => ({ ...extra, ...payload }));
-}
-
+const { payload: payloadArbitrary, validEvent } = catalogArbitraries(fc.anything());
+const hostile = hostileValue;
+const cloneable = catalogArbitraries(fc.jsonValue());
 const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
-const validEvent = fc
-  .constantFrom(...eventNames)
-  .chain((event) =>
-    fc
-      .tuple(payloadArbitrary(EVENT_SCHEMAS[event]), fc.constantFrom(...SURFACES), fc.integer({ min: 0, max: 4e12 }))
-      .map(([payload, surface, timestamp]) => envelope(event, payload, { surface, timestamp })),
-  );
-
-const DELETE = Symbol('delete');
 const ENVELOPE_FIELDS = ['source', 'direction', 'type', 'payload', 'timestamp', 'surface'];
-const hostile = fc.oneof(
-  fc.anything({
-    withBoxedValues: true,
-    withMap: true,
-    withSet: true,
-    withObjectString: true,
-    withNullPrototype: true,
-    withBigInt: true,
-    withDate: true,
-    withTypedArray: true,
-    withSparseArray: true,
-  }),
-  fc.constantFrom(
-    DELETE,
-    NaN,
-    Infinity,
-    -1,
-    '',
-    'platform:event:__proto__',
-    'platform:event:constructor',
-    'action',
-    'event',
-    'DASHBOARD',
-    [],
-    new Map(),
-    Object.create(null),
-  ),
-);
 
 /** Valid envelopes with zero, one or two mutations of an envelope field or a payload field. */
 const nearValid = fc
@@ -363,14 +289,9 @@ describe('validators', () => {
   test.each(Object.keys(ACTION_SCHEMAS) as (keyof typeof ACTION_SCHEMAS)[])(
     'every generated valid %s action payload is accepted and copied',
     (action) => {
-      // Actions must be cloneable: extra fields come from JSON values only.
+      // Actions must be cloneable: `any` fields and extra fields are JSON values.
       const schema: Schema = ACTION_SCHEMAS[action];
-      const fields = Object.entries(schema).filter(([k]) => k != '*');
-      const shape = Object.fromEntries(fields.map(([k, d]) => [k, d === 'any' ? fc.jsonValue() : fieldArbitrary(d)]));
-      const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
-      const payloads = fc
-        .tuple(fc.record(shape, { requiredKeys }), fc.dictionary(extraKey(schema), fc.jsonValue(), { maxKeys: 3 }))
-        .map(([p, extra]) => ({ ...extra, ...p }));
+      const payloads = cloneable.payload(schema);
       fc.assert(
         fc.property(payloads, (payload) => {
           const message = (createAction as (t: string, p: unknown) => { type: string; payload: unknown })(action, payload);

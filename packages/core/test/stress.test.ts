@@ -7,15 +7,14 @@ import {
   embedApp,
   embedChat,
   embedDashboard,
-  filterUrlParameter,
   listenerCount,
   type Diagnostic,
   type EmbedHandle,
   type EmbedState,
   type EventName,
-  type FieldDescriptor,
   type Schema,
 } from '../src/index';
+import { DELETE, catalogArbitraries, hostileValue } from './arbitraries';
 import { BASE, envelope, flush } from './helpers';
 
 /*
@@ -26,87 +25,10 @@ import { BASE, envelope, flush } from './helpers';
  * several embeds on the page and handlers that misbehave.
  */
 
-// ---- Generators derived from the catalog ----
+// ---- Generators derived from the catalog (arbitraries.ts) ----
 
-const word = fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/);
-const KINDS: Record<string, fc.Arbitrary<unknown>> = {
-  string: fc.string(),
-  'non-empty string': fc.string({ minLength: 1 }).filter((s) => s.trim() != ''),
-  number: fc.double({ noNaN: true, noDefaultInfinity: true }),
-  'integer>=0': fc.maxSafeNat(),
-  'number>=0': fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }),
-  boolean: fc.boolean(),
-  any: fc.jsonValue(),
-  null: fc.constant(null),
-  'f_<view>.<dimension>=<JSON>': fc
-    .tuple(word, word, fc.dictionary(word, fc.jsonValue()))
-    .map(([v, d, value]) => filterUrlParameter(v, d, value as never)),
-};
-
-function field(descriptor: FieldDescriptor): fc.Arbitrary<unknown> {
-  if (typeof descriptor != 'string') return fc.constantFrom(...descriptor);
-  return fc.oneof(
-    ...descriptor
-      .replace(/\?$/, '')
-      .split('|')
-      .map((kind) => {
-        const arbitrary = KINDS[kind];
-        if (!arbitrary) throw new Error(`no generator for the field kind "${kind}": add one to stress.test.ts`);
-        return arbitrary;
-      }),
-  );
-}
-
-function payload(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.entries(schema).filter(([k]) => k != '*');
-  const requiredKeys = fields.filter(([, d]) => typeof d != 'string' || !d.endsWith('?')).map(([k]) => k);
-  const extra = fc.dictionary(
-    fc.string().filter((k) => !(k in schema) && k != '__proto__'),
-    fc.jsonValue(),
-    { maxKeys: 2 },
-  );
-  return fc
-    .tuple(fc.record(Object.fromEntries(fields.map(([k, d]) => [k, field(d)])), { requiredKeys }), extra)
-    .map(([known, more]) => ({ ...more, ...known }));
-}
-
+const { validEvent } = catalogArbitraries(fc.jsonValue());
 const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
-const validEvent = fc
-  .constantFrom(...eventNames)
-  .chain((name) =>
-    fc
-      .tuple(payload(EVENT_SCHEMAS[name]), fc.constantFrom(...SURFACES), fc.nat())
-      .map(([p, surface, timestamp]) => envelope(name, p, { surface, timestamp })),
-  );
-
-const DELETE = Symbol('delete');
-const hostileValue = fc.oneof(
-  fc.anything({
-    withBoxedValues: true,
-    withMap: true,
-    withSet: true,
-    withNullPrototype: true,
-    withBigInt: true,
-    withDate: true,
-    withTypedArray: true,
-    withSparseArray: true,
-  }),
-  fc.constantFrom(
-    DELETE,
-    NaN,
-    Infinity,
-    -0,
-    '',
-    'platform:event:__proto__',
-    'platform:event:constructor',
-    'platform:action:refresh',
-    'action',
-    'APP',
-    [],
-    new Map(),
-    Object.create(null),
-  ),
-);
 
 /** A valid event with one envelope field or one payload field replaced, deleted or renamed. */
 const nearValidEvent = fc

@@ -6,10 +6,4 @@
  */
 export * from '@platform-embed/core';
 export { PlatformApp, PlatformChat, PlatformDashboard, type PlatformEmbedComponent, type PlatformEmbedProps } from './PlatformEmbed';
-export {
-  usePlatformEmbed,
-  type EmbedEventProps,
-  type EventPropName,
-  type PlatformEmbedOptions,
-  type PlatformEmbedResult,
-} from './usePlatformEmbed';
+export { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions, type PlatformEmbedResult } from './usePlatformEmbed';

@@ -13,32 +13,18 @@ import {
   EVENT_SCHEMAS,
   createEmbed,
   embedKey,
-  type AnyEventHandler,
   type Diagnostic,
   type EmbedHandle,
   type EmbedOptionsMap,
   type EmbedState,
-  type EventHandler,
+  type EventHandlerProps,
   type EventName,
   type SessionSource,
   type Surface,
 } from '@platform-embed/core';
 
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-
-/** The prop name of an event's handler: `dashboard-loaded` → `onDashboardLoaded`. */
-export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
-
-/**
- * One optional handler prop per event of the catalog (`onReady`, `onView`, `onNavigate`,
- * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
- * the validated payload and the envelope, plus `onEvent`, called with every valid event
- * (including event types this SDK version does not know).
- */
-export type EmbedEventProps = { [K in EventName as EventPropName<K>]?: EventHandler<K> } & {
-  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
-  onEvent?: AnyEventHandler;
-};
+/** The `on<Event>` handler props of the components: the core's {@link EventHandlerProps}. */
+export type EmbedEventProps = EventHandlerProps;
 
 /** Options of {@link usePlatformEmbed}: the surface, the core's embed options (without `container`) and event handlers. */
 export type PlatformEmbedOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EmbedEventProps;

@@ -19,7 +19,6 @@ export {
   usePlatformEmbed,
   type EmbedEventHandlers,
   type EventDispatch,
-  type EventHandlerName,
   type PlatformEmbedOptions,
   type PlatformEmbedResult,
 } from './usePlatformEmbed';

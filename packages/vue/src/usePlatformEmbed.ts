@@ -3,30 +3,17 @@ import {
   EVENT_SCHEMAS,
   createEmbed,
   embedKey,
-  type AnyEventHandler,
   type EmbedHandle,
   type EmbedOptionsMap,
   type EmbedState,
-  type EventHandler,
+  type EventHandlerProps,
   type EventName,
   type SessionSource,
   type Surface,
 } from '@platform-embed/core';
 
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-
-/** The handler option of an event: `dashboard-loaded` → `onDashboardLoaded`. */
-export type EventHandlerName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
-
-/**
- * One optional handler per event of the catalog (`onReady`, `onView`, `onNavigate`,
- * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
- * the validated payload and the envelope, plus `onEvent` for every valid event.
- */
-export type EmbedEventHandlers = { [K in EventName as EventHandlerName<K>]?: EventHandler<K> } & {
-  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
-  onEvent?: AnyEventHandler;
-};
+/** The `on<Event>` handler options of the composable: the core's {@link EventHandlerProps}. */
+export type EmbedEventHandlers = EventHandlerProps;
 
 /** Options of {@link usePlatformEmbed}: the surface, the core's embed options (without `container`) and event handlers. */
 export type PlatformEmbedOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EmbedEventHandlers;
