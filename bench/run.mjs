@@ -12,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
 import { serve } from './server.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -90,27 +91,7 @@ const host = await serve({
 const embed = await serve({ host: 'localhost', routes: { '/embed/dashboard/': page('embed.js', host.origin) } });
 const hostile = await serve({ host: '127.0.0.2', routes: { '/hostile': page('hostile.js', host.origin) } });
 
-function chromiumPath() {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    return execSync('command -v chromium || command -v chromium-browser', { encoding: 'utf8', shell: '/bin/bash' }).trim();
-  } catch {
-    throw new Error('Chromium not found: run `pnpm setup` (installs Debian chromium) or set CHROMIUM_PATH.');
-  }
-}
-const browser = await chromium.launch({
-  executablePath: chromiumPath(),
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 const context = await browser.newContext();
 
 async function hostPage(core = '/core/index.mjs') {

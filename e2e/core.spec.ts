@@ -1,20 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { resolve } from 'node:path';
+import { startFakeEmbed } from './support/fakeEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 
 // The core's built ESM, loaded by a host page on 127.0.0.1 that embeds a frame served from
 // localhost (another origin and another site), plus a hostile frame from a third origin.
 const coreDist = resolve(import.meta.dirname, '../packages/core/dist');
-
-const embedPage = (hostOrigin: string) => `<!doctype html><title>embed</title><script>
-  const post = (type, payload) => parent.postMessage({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' }, ${JSON.stringify(hostOrigin)});
-  addEventListener('message', (e) => {
-    if (e.origin !== ${JSON.stringify(hostOrigin)} || e.source !== parent) return;
-    document.body.dataset.last = JSON.stringify(e.data);
-    if (e.data.type === 'platform:action:navigate') post('navigate', { path: e.data.payload.path });
-  });
-  post('ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'p1' });
-</script>`;
 
 const hostilePage = (hostOrigin: string) => `<!doctype html><script>
   const m = (type, payload) => ({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' });
@@ -31,15 +22,7 @@ let hostile: RunningServer;
 
 test.beforeAll(async () => {
   host = await startStaticServer({ host: '127.0.0.1', mounts: { '/core/': coreDist } });
-  embed = await startStaticServer({
-    host: 'localhost',
-    routes: (req, res) => {
-      if (!req.url?.startsWith('/embed/dashboard/')) return false;
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(embedPage(host.origin));
-      return true;
-    },
-  });
+  embed = await startFakeEmbed(() => host.origin);
   hostile = await startStaticServer({
     host: '127.0.0.1',
     routes: (_req, res) => {

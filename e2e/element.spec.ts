@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { resolve } from 'node:path';
 import type * as ElementPackage from '../packages/element/src/index';
+import { startFakeEmbed } from './support/fakeEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 
 // The script-tag bundle (core included), loaded with one <script> tag by a host page on
@@ -8,18 +9,6 @@ import { startStaticServer, type RunningServer } from './support/staticServer';
 const elementDist = resolve(import.meta.dirname, '../packages/element/dist');
 
 type Page = Window & { PlatformEmbed: typeof ElementPackage; log: string[] };
-
-const embedPage = (hostOrigin: string) => `<!doctype html><title>embed</title><script>
-  const post = (type, payload) => parent.postMessage({ source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: Date.now(), surface: 'dashboard' }, ${JSON.stringify(hostOrigin)});
-  const received = [];
-  addEventListener('message', (e) => {
-    if (e.origin !== ${JSON.stringify(hostOrigin)} || e.source !== parent) return;
-    received.push(e.data.type.replace('platform:action:', '') + ' ' + JSON.stringify(e.data.payload));
-    document.body.dataset.received = JSON.stringify(received);
-    if (e.data.type === 'platform:action:navigate') post('navigate', { path: e.data.payload.path });
-  });
-  post('ready', { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: location.pathname.split('/').pop() });
-</script>`;
 
 const hostPage = (embedOrigin: string) => `<!doctype html><title>host</title>
 <script src="/element/platform-embed.min.js"></script>
@@ -36,15 +25,7 @@ let embed: RunningServer;
 const sessionRequests: { method?: string; body: string }[] = [];
 
 test.beforeAll(async () => {
-  embed = await startStaticServer({
-    host: 'localhost',
-    routes: (req, res) => {
-      if (!req.url?.startsWith('/embed/dashboard/')) return false;
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(embedPage(host.origin));
-      return true;
-    },
-  });
+  embed = await startFakeEmbed(() => host.origin);
   host = await startStaticServer({
     host: '127.0.0.1',
     mounts: { '/element/': elementDist },

@@ -143,6 +143,9 @@ export type EventHandlerProps = { [K in EventName as EventPropName<K>]?: EventHa
   onEvent?: AnyEventHandler;
 };
 
+/** What a framework binding takes: the surface, that surface's options (without `container`) and `on<Event>` handlers. */
+export type EmbedBindingOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EventHandlerProps;
+
 /** Removes the handler or listener it was returned for. */
 export type Unsubscribe = () => void;
 

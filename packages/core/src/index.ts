@@ -67,6 +67,7 @@ export {
   type BaseEmbedOptions,
   type ChatEmbedOptions,
   type DashboardEmbedOptions,
+  type EmbedBindingOptions,
   type Diagnostic,
   type EmbedHandle,
   type EmbedOptionsMap,

@@ -99,3 +99,52 @@ export const hostileValue = fc.oneof(
     Object.create(null),
   ),
 );
+
+/** The fields of an event envelope. */
+export const ENVELOPE_FIELDS = ['source', 'direction', 'type', 'payload', 'timestamp', 'surface'];
+
+/** One change to an envelope: an envelope or payload field replaced by a hostile value or deleted, or a near-miss type. */
+const mutation = fc.oneof(
+  fc.tuple(fc.constant('envelope'), fc.constantFrom<string | number>(...ENVELOPE_FIELDS), hostileValue),
+  fc.tuple(fc.constant('envelope'), fc.constant<string | number>('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)),
+  fc.tuple(fc.constant('payload'), fc.nat() as fc.Arbitrary<string | number>, hostileValue),
+);
+
+function mutate(data: Record<string, unknown>, [where, key, value]: [string, string | number, unknown]): Record<string, unknown> {
+  const target = where == 'envelope' ? data : (data.payload = { ...(data.payload as Record<string, unknown>) });
+  const keys = Object.keys(target);
+  const name = typeof key == 'number' ? (keys[key % Math.max(keys.length, 1)] ?? 'surface') : key;
+  if (value === DELETE) delete target[name];
+  else target[name] = value;
+  return data;
+}
+
+/** Valid events with between `minLength` and `maxLength` changes applied. */
+export const nearValid = (validEvent: fc.Arbitrary<Record<string, unknown>>, changes: { minLength?: number; maxLength: number }) =>
+  fc.tuple(validEvent, fc.array(mutation, changes)).map(([data, list]) => list.reduce(mutate, data));
+
+// ---- An independent reading of the envelope rules (security.md rule 4): the oracle for parseMessage ----
+
+const plain = (v: unknown) => typeof v == 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
+/** Whether `data` is a valid event envelope, by the rules of security.md, written apart from the SDK. */
+export function envelopeIsValid(data: unknown): data is { type: string; payload: Record<string, unknown> } & Record<string, unknown> {
+  if (!plain(data)) return false;
+  const d = data as Record<string, unknown>;
+  return (
+    d.source === 'platform-embed' &&
+    d.direction === 'event' &&
+    typeof d.type == 'string' &&
+    /^platform:event:[A-Za-z0-9_-]{1,64}$/.test(d.type) &&
+    plain(d.payload) &&
+    typeof d.timestamp == 'number' &&
+    Number.isFinite(d.timestamp) &&
+    (SURFACES as readonly unknown[]).includes(d.surface)
+  );
+}
+
+/** The catalog schema of a full event type string, or undefined for an unknown type. */
+export const schemaOf = (type: string): Schema | undefined => {
+  const name = type.slice('platform:event:'.length);
+  return Object.hasOwn(EVENT_SCHEMAS, name) ? EVENT_SCHEMAS[name as EventName] : undefined;
+};

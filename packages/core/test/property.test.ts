@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vit
 import {
   ACTION_SCHEMAS,
   EVENT_SCHEMAS,
-  SURFACES,
   checkPayload,
   createAction,
   embedDashboard,
@@ -13,7 +12,7 @@ import {
   type EventName,
   type Schema,
 } from '../src/index';
-import { DELETE, catalogArbitraries, hostileValue } from './arbitraries';
+import { catalogArbitraries, envelopeIsValid, hostileValue, nearValid as nearValidOf, schemaOf } from './arbitraries';
 import { BASE, envelope, flush } from './helpers';
 
 // ---- Arbitraries derived from the catalog (arbitraries.ts) ----
@@ -22,56 +21,10 @@ const { payload: payloadArbitrary, validEvent } = catalogArbitraries(fc.anything
 const hostile = hostileValue;
 const cloneable = catalogArbitraries(fc.jsonValue());
 const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
-const ENVELOPE_FIELDS = ['source', 'direction', 'type', 'payload', 'timestamp', 'surface'];
+// Valid events with zero, one or two changes to the envelope or the payload.
+const nearValid = nearValidOf(validEvent, { maxLength: 2 });
 
-/** Valid envelopes with zero, one or two mutations of an envelope field or a payload field. */
-const nearValid = fc
-  .tuple(
-    validEvent,
-    fc.option(
-      fc.oneof(
-        fc.tuple(fc.constantFrom(...ENVELOPE_FIELDS), hostile),
-        fc.tuple(fc.constant('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)),
-      ),
-    ),
-    fc.option(fc.tuple(fc.string(), fc.constantFrom(...Object.keys(EVENT_SCHEMAS.ready)), hostile)),
-  )
-  .map(([data, envelopeChange, payloadChange]) => {
-    const set = (target: Record<string, unknown>, key: string, value: unknown) => {
-      if (value === DELETE) delete target[key];
-      else target[key] = value;
-    };
-    if (payloadChange && data.payload && typeof data.payload == 'object') {
-      const payload = { ...(data.payload as Record<string, unknown>) };
-      const keys = Object.keys(payload);
-      set(payload, keys.length ? keys[payloadChange[0].length % keys.length]! : payloadChange[1], payloadChange[2]);
-      data.payload = payload;
-    }
-    if (envelopeChange) set(data, envelopeChange[0], envelopeChange[1]);
-    return data;
-  });
-
-// An independent reading of the envelope rules of security.md (rule 4), to compare with parseMessage.
-function envelopeIsValid(data: unknown): data is Record<string, unknown> {
-  const plain = (v: unknown) => typeof v == 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-  if (!plain(data)) return false;
-  const d = data as Record<string, unknown>;
-  return (
-    d.source === 'platform-embed' &&
-    d.direction === 'event' &&
-    typeof d.type == 'string' &&
-    /^platform:event:[A-Za-z0-9_-]{1,64}$/.test(d.type) &&
-    plain(d.payload) &&
-    typeof d.timestamp == 'number' &&
-    Number.isFinite(d.timestamp) &&
-    (SURFACES as readonly unknown[]).includes(d.surface)
-  );
-}
-
-const knownSchema = (type: string): Schema | undefined =>
-  Object.hasOwn(EVENT_SCHEMAS, type.slice('platform:event:'.length))
-    ? EVENT_SCHEMAS[type.slice('platform:event:'.length) as EventName]
-    : undefined;
+const knownSchema = schemaOf;
 
 // ---- The controller under test: one embed, every typed handler and the catch-all recorded ----
 

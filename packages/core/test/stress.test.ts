@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   EVENT_SCHEMAS,
-  SURFACES,
   checkPayload,
   embedApp,
   embedChat,
@@ -12,9 +11,8 @@ import {
   type EmbedHandle,
   type EmbedState,
   type EventName,
-  type Schema,
 } from '../src/index';
-import { DELETE, catalogArbitraries, hostileValue } from './arbitraries';
+import { ENVELOPE_FIELDS, catalogArbitraries, envelopeIsValid, hostileValue, nearValid, schemaOf } from './arbitraries';
 import { BASE, envelope, flush } from './helpers';
 
 /*
@@ -31,50 +29,9 @@ const { validEvent } = catalogArbitraries(fc.jsonValue());
 const eventNames = Object.keys(EVENT_SCHEMAS) as EventName[];
 
 /** A valid event with one envelope field or one payload field replaced, deleted or renamed. */
-const nearValidEvent = fc
-  .tuple(
-    validEvent,
-    fc.oneof(
-      fc.tuple(fc.constant('envelope'), fc.constantFrom('source', 'direction', 'type', 'payload', 'timestamp', 'surface'), hostileValue),
-      fc.tuple(fc.constant('envelope'), fc.constant('type'), fc.stringMatching(/^platform:event:[\w-]{1,70}$/)),
-      fc.tuple(fc.constant('payload'), fc.nat(), hostileValue),
-    ),
-  )
-  .map(([data, [where, key, value]]) => {
-    const target = where == 'envelope' ? data : (data.payload = { ...(data.payload as Record<string, unknown>) });
-    const keys = Object.keys(target);
-    const name = typeof key == 'number' ? (keys[key % Math.max(keys.length, 1)] ?? 'surface') : key;
-    if (value === DELETE) delete target[name];
-    else target[name] = value;
-    return data;
-  });
+const nearValidEvent = nearValid(validEvent, { minLength: 1, maxLength: 1 });
 
-const garbage = fc.oneof(
-  hostileValue,
-  fc.jsonValue(),
-  fc.dictionary(fc.constantFrom('source', 'direction', 'type', 'payload', 'timestamp', 'surface'), hostileValue),
-);
-
-// An independent reading of the envelope rules (security.md rule 4), the oracle for parseMessage.
-const plain = (v: unknown) => typeof v == 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-function envelopeIsValid(data: unknown): data is { type: string; payload: Record<string, unknown> } {
-  if (!plain(data)) return false;
-  const d = data as Record<string, unknown>;
-  return (
-    d.source === 'platform-embed' &&
-    d.direction === 'event' &&
-    typeof d.type == 'string' &&
-    /^platform:event:[A-Za-z0-9_-]{1,64}$/.test(d.type) &&
-    plain(d.payload) &&
-    typeof d.timestamp == 'number' &&
-    Number.isFinite(d.timestamp) &&
-    (SURFACES as readonly unknown[]).includes(d.surface)
-  );
-}
-const schemaOf = (type: string): Schema | undefined => {
-  const name = type.slice('platform:event:'.length);
-  return Object.hasOwn(EVENT_SCHEMAS, name) ? EVENT_SCHEMAS[name as EventName] : undefined;
-};
+const garbage = fc.oneof(hostileValue, fc.jsonValue(), fc.dictionary(fc.constantFrom(...ENVELOPE_FIELDS), hostileValue));
 
 // ---- Embeds whose every handler and diagnostic is recorded ----
 

@@ -13,6 +13,7 @@ import {
   EVENT_SCHEMAS,
   createEmbed,
   embedKey,
+  type EmbedBindingOptions,
   type Diagnostic,
   type EmbedHandle,
   type EmbedOptionsMap,
@@ -27,7 +28,7 @@ import {
 export type EmbedEventProps = EventHandlerProps;
 
 /** Options of {@link usePlatformEmbed}: the surface, the core's embed options (without `container`) and event handlers. */
-export type PlatformEmbedOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EmbedEventProps;
+export type PlatformEmbedOptions<S extends Surface> = EmbedBindingOptions<S>;
 
 /** What {@link usePlatformEmbed} returns. */
 export interface PlatformEmbedResult<S extends Surface> {

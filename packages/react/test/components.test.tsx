@@ -3,7 +3,7 @@ import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EVENT_SCHEMAS, listenerCount, type EmbedHandle, type EventName } from '@platform-embed/core';
 import { PlatformApp, PlatformChat, PlatformDashboard, type PlatformEmbedProps } from '../src/index';
-import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from './helpers';
+import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from '../../core/test/helpers';
 
 afterEach(() => {
   cleanup();

@@ -3,7 +3,7 @@ import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { listenerCount, type EmbedStatus } from '@platform-embed/core';
 import { usePlatformEmbed, type PlatformEmbedOptions } from '../src/index';
-import { BASE, emit, freshId, iframes, payload, settle } from './helpers';
+import { BASE, emit, freshId, iframes, payload, settle } from '../../core/test/helpers';
 
 afterEach(() => {
   cleanup();

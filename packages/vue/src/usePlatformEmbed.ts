@@ -3,6 +3,7 @@ import {
   EVENT_SCHEMAS,
   createEmbed,
   embedKey,
+  type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedOptionsMap,
   type EmbedState,
@@ -16,7 +17,7 @@ import {
 export type EmbedEventHandlers = EventHandlerProps;
 
 /** Options of {@link usePlatformEmbed}: the surface, the core's embed options (without `container`) and event handlers. */
-export type PlatformEmbedOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EmbedEventHandlers;
+export type PlatformEmbedOptions<S extends Surface> = EmbedBindingOptions<S>;
 
 /** What {@link usePlatformEmbed} returns: read-only refs. */
 export interface PlatformEmbedResult<S extends Surface> {

@@ -3,7 +3,7 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EVENT_SCHEMAS, listenerCount, type EventName } from '@platform-embed/core';
 import { PlatformApp, PlatformChat, PlatformDashboard, type PlatformEmbedExpose } from '../src/index';
-import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from './helpers';
+import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from '../../core/test/helpers';
 
 let wrappers: VueWrapper[] = [];
 const track = <W extends VueWrapper>(w: W): W => (wrappers.push(w), w);

@@ -2,7 +2,7 @@ import { effectScope, isReadonly, nextTick, reactive, ref, shallowRef } from 'vu
 import { afterEach, expect, test, vi } from 'vitest';
 import { listenerCount } from '@platform-embed/core';
 import { usePlatformEmbed, type PlatformEmbedOptions } from '../src/index';
-import { BASE, emit, freshId, iframes, payload, settle } from './helpers';
+import { BASE, emit, freshId, iframes, payload, settle } from '../../core/test/helpers';
 
 afterEach(() => {
   document.body.innerHTML = '';
