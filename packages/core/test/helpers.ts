@@ -82,3 +82,20 @@ export const mintSessions = () => {
     { id: (k: number) => `${prefix}${k}` },
   );
 };
+
+/**
+ * A fake MessageEvent whose `data` reads are counted, to pass straight to the page listener
+ * (so a throw is seen, and so is any read of data from a sender that is not trusted).
+ */
+export function fakeEvent(source: unknown, origin: string, data: unknown) {
+  const reads = { data: 0 };
+  const event = {
+    source,
+    origin,
+    get data() {
+      reads.data++;
+      return data;
+    },
+  } as unknown as MessageEvent;
+  return { event, reads };
+}

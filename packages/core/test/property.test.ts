@@ -13,7 +13,7 @@ import {
   type Schema,
 } from '../src/index';
 import { catalogArbitraries, envelopeIsValid, hostileValue, nearValid as nearValidOf, schemaOf } from './arbitraries';
-import { BASE, envelope, flush } from './helpers';
+import { BASE, envelope, fakeEvent, flush } from './helpers';
 
 // ---- Arbitraries derived from the catalog (arbitraries.ts) ----
 
@@ -65,20 +65,6 @@ beforeEach(() => {
   typed = [];
   any = [];
 });
-
-/** A fake MessageEvent whose reads are counted, passed straight to the page listener so a throw is seen. */
-function fakeEvent(source: unknown, origin: string, data: unknown) {
-  const reads = { data: 0 };
-  const event = {
-    source,
-    origin,
-    get data() {
-      reads.data++;
-      return data;
-    },
-  } as unknown as MessageEvent;
-  return { event, reads };
-}
 
 function expectTypedCallsValid() {
   for (const call of typed) {

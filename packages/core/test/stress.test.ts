@@ -13,7 +13,7 @@ import {
   type EventName,
 } from '../src/index';
 import { ENVELOPE_FIELDS, catalogArbitraries, envelopeIsValid, hostileValue, nearValid, schemaOf } from './arbitraries';
-import { BASE, envelope, flush } from './helpers';
+import { BASE, envelope, fakeEvent, flush } from './helpers';
 
 /*
  * Robustness under volume, through the real page `message` listener (captured from
@@ -65,20 +65,6 @@ function record(create: (onDiagnostic: (d: Diagnostic) => void) => EmbedHandle):
   for (const name of eventNames) handle.on(name, (p: unknown, message: unknown) => r.typed.push({ name, payload: p, message }));
   handle.on('*', (message) => r.any.push(message));
   return r;
-}
-
-/** A fake MessageEvent whose `data` reads are counted. */
-function fakeEvent(source: unknown, origin: string, data: unknown) {
-  const reads = { data: 0 };
-  const event = {
-    source,
-    origin,
-    get data() {
-      reads.data++;
-      return data;
-    },
-  } as unknown as MessageEvent;
-  return { event, reads };
 }
 
 afterAll(() => {
