@@ -1,11 +1,13 @@
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
 import { listen, unlisten } from './listener';
 import { normalizeBaseUrl } from './origin';
 import {
   ACTION_PREFIX,
   EVENT_PREFIX,
   EVENT_SCHEMAS,
+  compile,
   createAction,
+  isEventName,
   parseMessage,
   shortName,
   type ActionArgs,
@@ -26,6 +28,7 @@ import {
   buildEmbedUrl,
   filterUrlParameter,
   redactSession,
+  refuse,
   type AppLaunchOptions,
   type ChatLaunchOptions,
   type DashboardLaunchOptions,
@@ -215,13 +218,23 @@ export interface EmbedHandle<S extends Surface = Surface> {
   destroy(): void;
 }
 
-const EVENT_TYPE_READY = EVENT_PREFIX + 'ready';
-const EVENT_TYPE_ERROR = EVENT_PREFIX + 'error';
 const STICKY: string[] = /* @__PURE__ */ ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
 // Every session id used on this page: a session is single-use, across all embeds.
 const USED = new Set<string>();
 const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
 const noop = () => {};
+// The controller's own options, in the descriptor language of the protocol (the URL builder checks the rest).
+const checkOptions = /* @__PURE__ */ compile({
+  session: 'non-empty string|function?',
+  sandbox: 'string with allow-scripts and allow-same-origin?',
+  readyTimeout: 'number>=0?',
+  debug: 'boolean|function?',
+  onDiagnostic: 'function?',
+});
+
+// A handler and whether it runs once. Lists are copy-on-write: dispatch iterates the current
+// array without copying it, and a change made during a dispatch builds a new one for the next event.
+type Entry = [fn: Function, once?: boolean];
 
 /**
  * Mounts an embed of any surface. Prefer {@link embedDashboard}, {@link embedChat} and {@link embedApp}.
@@ -229,27 +242,16 @@ const noop = () => {};
  */
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
   const o = options as DashboardEmbedOptions & AppEmbedOptions;
-  const invalid = (what: string) => new EmbedError(ErrorCode.InvalidOption, what);
-  if (typeof document == 'undefined')
-    throw new EmbedError(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
+  const error = (code: EmbedErrorCode, text: string, cause?: unknown) => new EmbedError(code, text, { cause });
+  if (typeof document == 'undefined') throw error(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
   const origin = normalizeBaseUrl(o.baseUrl);
   const source = o.session;
-  if (source !== undefined && typeof source != 'string' && typeof source != 'function')
-    throw invalid('session must be a session id or a function returning a fresh one');
+  refuse(checkOptions(o as unknown as Record<string, unknown>));
   // Built once now with a placeholder session, so a bad launch option throws here, not at load.
   buildEmbedUrl(surface, { ...o, session: source && '-' });
-  // Tokens, not substrings: `allow-scripts-x` is not `allow-scripts`.
-  const tokens = typeof o.sandbox == 'string' ? o.sandbox.split(/\s+/) : [];
-  if (o.sandbox !== undefined && !(tokens.includes('allow-scripts') && tokens.includes('allow-same-origin')))
-    throw invalid('sandbox must include allow-scripts and allow-same-origin');
-  const timeout = o.readyTimeout ?? 30000;
-  if (!(timeout >= 0 && timeout < Infinity)) throw invalid('readyTimeout must be a number of milliseconds >= 0');
-  if (![undefined, true, false].includes(o.debug as boolean) && typeof o.debug != 'function')
-    throw invalid('debug must be a boolean or a function');
-  if (o.onDiagnostic !== undefined && typeof o.onDiagnostic != 'function') throw invalid('onDiagnostic must be a function');
   const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
   if (!container?.appendChild)
-    throw new EmbedError(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
+    throw error(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
 
   // Session ids seen on this page never reach a log line or an error message.
   const redact = (text: string) => {
@@ -257,19 +259,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     return redactSession(text);
   };
   const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
-  // Copy-on-write lists: dispatch iterates the current array without copying it, and a change
-  // made while an event is dispatched (on, off, once) builds a new one for the next event.
-  type Entry = { fn: Function; once: boolean };
+  // Event handlers by short name, and state listeners under ' state' (no event has that name).
   const handlers = new Map<string, readonly Entry[]>();
-  const remove = (name: string, fn: Function) => {
-    const list = handlers.get(name);
-    if (list?.some((e) => e.fn === fn))
-      handlers.set(
-        name,
-        list.filter((e) => e.fn !== fn),
-      );
-  };
-  const listeners = new Set<(state: EmbedState) => void>();
   const sticky = new Map<string, ActionMessage>();
   let queue: ActionMessage[] = [];
   let state: EmbedState = { status: 'loading', error: null, ready: null };
@@ -280,8 +271,22 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   let abort: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ready: Promise<ReadyPayload>;
-  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void] | undefined;
+  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void];
 
+  const add = (name: string, fn: Function, once?: boolean) => {
+    const list = handlers.get(name) ?? [];
+    // The same function twice is one handler (as with addEventListener); its last `once` wins, in place.
+    handlers.set(name, list.some((e) => e[0] === fn) ? list.map((e) => (e[0] === fn ? [fn, once] : e)) : [...list, [fn, once]]);
+    return () => remove(name, fn);
+  };
+  const remove = (name: string, fn: Function) => {
+    const list = handlers.get(name);
+    if (list?.some((e) => e[0] === fn))
+      handlers.set(
+        name,
+        list.filter((e) => e[0] !== fn),
+      );
+  };
   const diagnose = (d: Diagnostic) => {
     log('dropped', d);
     try {
@@ -292,35 +297,26 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
   };
   // A host's bug stays the host's: a throwing handler is reported, the others still run.
-  const call = (type: string, fn: Function, ...args: unknown[]) => {
-    try {
-      fn(...args);
-    } catch (error) {
-      diagnose({ kind: 'handler-error', type, error });
-    }
+  const run = (list: readonly Entry[] | undefined, type: string, first: unknown, second?: unknown, name?: string) => {
+    if (list)
+      for (const [fn, once] of list) {
+        if (once) remove(name!, fn);
+        try {
+          fn(first, second);
+        } catch (error) {
+          diagnose({ kind: 'handler-error', type, error });
+        }
+      }
   };
-  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) => {
-    state = { status, error, ready: payload };
-    for (const fn of [...listeners]) call('state', fn, state);
-  };
+  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) =>
+    run(handlers.get(name), message.type, first, message, name);
+  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) =>
+    run(handlers.get(' state'), 'state', (state = { status, error, ready: payload }));
   const fail = (error: EmbedError) => {
     clearTimeout(timer);
     log(error.message);
     set('error', error);
-    settle![1](error);
-  };
-  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
-    const list = handlers.get(name);
-    if (list)
-      for (const { fn, once } of list) {
-        if (once) remove(name, fn);
-        // Not through `call`: no rest-argument array per event on the dispatch path.
-        try {
-          fn(first, message);
-        } catch (error) {
-          diagnose({ kind: 'handler-error', type: message.type, error });
-        }
-      }
+    settle[1](error);
   };
   const post = (message: ActionMessage) => {
     message.timestamp = Date.now();
@@ -341,19 +337,20 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const result = parseMessage(event.data);
     if (!result.ok) return diagnose({ kind: 'invalid-message', reason: result.reason });
     const message = result.message;
+    const name = message.type.slice(EVENT_PREFIX.length);
     log('event', message.type);
     if (result.known) {
-      if (message.type == EVENT_TYPE_READY) {
+      if (name == 'ready') {
         clearTimeout(timer);
         readyMessage = message as EventMessage<'ready'>;
         // Queued actions go out before any ready handler or state listener runs, so an
         // action sent from one of those cannot overtake them.
         queue.splice(0).forEach(post);
         set('ready', null, readyMessage.payload);
-        settle![0](readyMessage.payload);
-      } else if (message.type == EVENT_TYPE_ERROR && (message as EventMessage<'error'>).payload.fatal)
-        fail(new EmbedError(ErrorCode.Fatal, `the embed failed: ${redact((message as EventMessage<'error'>).payload.message)}`));
-      emit(message.type.slice(EVENT_PREFIX.length), message.payload, message);
+        settle[0](readyMessage.payload);
+      } else if (name == 'error' && (message as EventMessage<'error'>).payload.fatal)
+        fail(error(ErrorCode.Fatal, `the embed failed: ${redact((message as EventMessage<'error'>).payload.message)}`));
+      emit(name, message.payload, message);
     }
     emit('*', message, message);
   };
@@ -379,18 +376,18 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       // Yield once first: a mount undone in the same tick (React StrictMode) never mints a session.
       await 0;
       if (id != loads) return;
-      let id2: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
+      let sid: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
       if (id != loads) return;
-      if (typeof id2 == 'object' && id2) id2 = id2.sessionId;
-      if (session !== undefined && (typeof id2 != 'string' || !id2.trim() || USED.has(id2)))
-        throw new EmbedError(
+      if (typeof sid == 'object' && sid) sid = sid.sessionId;
+      if (session !== undefined && (typeof sid != 'string' || !sid.trim() || USED.has(sid)))
+        throw error(
           ErrorCode.Session,
-          USED.has(id2 as string)
+          USED.has(sid as string)
             ? 'session already used: sessions are single-use, pass a function that mints one per load'
             : 'no session id: return the sessionId of generate-session',
         );
-      if (id2) USED.add(id2);
-      const url = buildEmbedUrl(surface, { ...o, session: id2 });
+      if (sid) USED.add(sid);
+      const url = buildEmbedUrl(surface, { ...o, session: sid });
       const frame = (iframe = document.createElement('iframe'));
       const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };
       for (const name of ATTRIBUTES) if (attributes[name]) (frame as unknown as Record<string, unknown>)[name] = attributes[name];
@@ -400,38 +397,36 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       container.appendChild(frame);
       if (!(win = frame.contentWindow)) {
         unmount();
-        throw new EmbedError(ErrorCode.NoContainer, 'the container is not in the document');
+        throw error(ErrorCode.NoContainer, 'the container is not in the document');
       }
       listen(win, receive);
       log('mount', redactSession(url));
       if (o.readyTimeout !== 0)
-        timer = setTimeout(() => fail(new EmbedError(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), timeout);
+        timer = setTimeout(() => fail(error(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), o.readyTimeout ?? 30000);
     })().catch((e: unknown) => {
-      if (id == loads)
-        fail(
-          e instanceof EmbedError ? e : new EmbedError(ErrorCode.Session, `session function failed: ${redact(String(e))}`, { cause: e }),
-        );
+      if (id == loads) fail(e instanceof EmbedError ? e : error(ErrorCode.Session, `session function failed: ${redact(String(e))}`, e));
     });
     return ready;
   };
 
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
-  const on = (type: string, fn: Function, once: boolean): Unsubscribe => {
+  const on = (type: string, fn: Function, once?: boolean): Unsubscribe => {
     const name = nameOf(type);
-    if (name != '*' && !Object.hasOwn(EVENT_SCHEMAS, name)) throw invalid(`unknown event "${type}"`);
-    if (typeof fn != 'function') throw invalid(`"${type}" handler must be a function`);
-    const off = () => remove(name, fn);
+    refuse(
+      name != '*' && !isEventName(name)
+        ? `unknown event "${type}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`
+        : typeof fn != 'function' && `"${type}" handler must be a function`,
+    );
     // `ready` is sticky: a late handler is called at once with the current load's payload.
-    if (name == 'ready' && readyMessage) call(readyMessage.type, fn, readyMessage.payload, readyMessage);
-    if (state.status == 'destroyed' || (once && name == 'ready' && readyMessage)) return off;
-    const list = handlers.get(name) ?? [];
-    // The same function twice is one handler (as with addEventListener); its last `once` wins, in place.
-    handlers.set(name, list.some((e) => e.fn === fn) ? list.map((e) => (e.fn === fn ? { fn, once } : e)) : [...list, { fn, once }]);
-    return off;
+    if (name == 'ready' && readyMessage) {
+      run([[fn]], readyMessage.type, readyMessage.payload, readyMessage);
+      if (once) return noop;
+    }
+    return state.status == 'destroyed' ? noop : add(name, fn, once);
   };
 
   const send = (type: string, payload?: unknown) => {
-    if (state.status == 'destroyed') throw new EmbedError(ErrorCode.Destroyed, `cannot send "${type}" after destroy()`);
+    if (state.status == 'destroyed') throw error(ErrorCode.Destroyed, `cannot send "${type}" after destroy()`);
     const message = (createAction as (t: string, p?: unknown) => ActionMessage)(type, payload);
     if (state.status == 'ready') post(message);
     else queue.push(message);
@@ -450,11 +445,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       return state.error;
     },
     getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    on: (type: string, fn: Function) => on(type, fn, false),
+    subscribe: (listener) => add(' state', listener),
+    on: (type: string, fn: Function) => on(type, fn),
     once: (type: string, fn: Function) => on(type, fn, true),
     off: (type: string, fn: Function) => remove(nameOf(type), fn),
     send: send as EmbedHandle<S>['send'],
@@ -466,7 +458,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     navigate: (path) => send('navigate', { path }),
     refresh: () => send('refresh'),
     reload: (session) =>
-      state.status == 'destroyed' ? Promise.reject(new EmbedError(ErrorCode.Destroyed, 'cannot reload after destroy()')) : load(session),
+      state.status == 'destroyed' ? Promise.reject(error(ErrorCode.Destroyed, 'cannot reload after destroy()')) : load(session),
     destroy() {
       if (state.status == 'destroyed') return;
       loads++;
@@ -476,10 +468,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       readyMessage = undefined;
       queue = [];
       sticky.clear();
-      handlers.clear();
-      settle![1](new EmbedError(ErrorCode.Destroyed, 'destroyed before ready'));
+      settle[1](error(ErrorCode.Destroyed, 'destroyed before ready'));
       set('destroyed');
-      listeners.clear();
+      handlers.clear();
     },
   };
   load();

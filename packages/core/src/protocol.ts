@@ -78,18 +78,34 @@ export const ACTION_SCHEMAS = {
 } as const satisfies Record<string, Schema>;
 
 // The runtime check of each kind. Kind names read as the rule, so an error message can
-// quote the descriptor itself: `"widgetCount" must be integer>=0 (got -1)`.
+// quote the descriptor itself: `"widgetCount" must be integer>=0 (got -1)`. The same checks
+// (and the same messages) serve event payloads, action payloads and the SDK's own options.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each check narrows its own input
-const KINDS: Record<string, (v: any) => boolean> = {
+export const KINDS: Record<string, (v: any) => unknown> = {
   string: (v) => typeof v == 'string',
   'non-empty string': (v) => typeof v == 'string' && v.trim() != '',
   number: Number.isFinite,
   'integer>=0': (v) => Number.isSafeInteger(v) && v >= 0,
   'number>=0': (v) => Number.isFinite(v) && v >= 0,
   boolean: (v) => typeof v == 'boolean',
-  any: () => true,
+  function: (v) => typeof v == 'function',
+  object: (v) => isPlainObject(v),
+  any: () => 1,
   null: (v) => v === null,
   'f_<view>.<dimension>=<JSON>': (v) => typeof v == 'string' && /^f_[^=.]+\.[^=]+=./s.test(v),
+  'platform:event:<name>': (v) => EVENTS.has(v) || (typeof v == 'string' && TYPE.test(v)),
+  // The SDK's own options.
+  'non-empty string other than . or ..': (v) => KINDS['non-empty string']!(v) && !/^\.\.?$/.test(v),
+  'positive integer': (v) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
+  'signed session id (the app surface has no private mode)': (v) => KINDS['non-empty string']!(v),
+  'JSON object': (v) => {
+    try {
+      return isPlainObject(v) && JSON.stringify(v);
+    } catch {}
+  },
+  'string with allow-scripts and allow-same-origin': (v) =>
+    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
+  '<semantic_view>.<dimension>': (v) => /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };
 
 /** Maps each kind name of a field descriptor to its TypeScript type. */
@@ -202,52 +218,70 @@ function prefixed(schemas: object, prefix: string) {
   return Object.fromEntries(Object.keys(schemas).map((k) => [k, prefix + k]));
 }
 
-// A schema compiled once: per field, whether it is optional, its test, and the words of the rule.
-type Rule = [key: string, optional: boolean, test: (v: unknown) => boolean, rule: string];
-const compiled = /* @__PURE__ */ new WeakMap<Schema, Rule[]>();
-const rules = (schema: Schema): Rule[] => {
-  let list = compiled.get(schema);
-  if (!list) {
-    list = [];
-    for (const key in schema) {
-      const d = schema[key]!;
-      if (key == '*') continue;
-      if (typeof d != 'string') list.push([key, false, (v) => d.includes(v as string), d.join('|')]);
-      else {
-        const optional = d.endsWith('?');
-        const tests = (optional ? d.slice(0, -1) : d).split('|').map((k) => KINDS[k]!);
-        list.push([key, optional, tests.length == 1 ? tests[0]! : (v) => tests.some((test) => test(v)), d.replace('?', ' when present')]);
-      }
-    }
-    compiled.set(schema, list);
-  }
-  return list;
-};
-
-// Schemas are looked up in Maps, never on plain objects by a message's type: a type of
-// `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
-const EVENTS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(EVENT_SCHEMAS));
-const ACTIONS: ReadonlyMap<string, Schema> = /* @__PURE__ */ new Map(Object.entries(ACTION_SCHEMAS));
-const TYPE = /^platform:event:[\w-]{1,64}$/;
-// Full type strings of the catalog: a known type needs no regular expression test.
-const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.keys(EVENT_SCHEMAS).map((k) => EVENT_PREFIX + k));
-
 /** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
 
+// A value quoted in a reason: short, and never a whole object.
 const show = (v: unknown) =>
   typeof v == 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v == 'number' ? v : v === null ? 'null' : typeof v;
+
+/** A schema compiled to one check: `undefined` when a value matches, else the reason it does not. */
+type Check = (payload: Record<string, unknown>) => string | undefined;
+
+/** Compiles a schema once: per field its name, whether it is optional, its test and the words of the rule. */
+export const compile = (schema: Schema): Check => {
+  const rules: [string, boolean, (v: unknown) => unknown, string][] = [];
+  for (const key in schema) {
+    const d = schema[key]!;
+    const optional = typeof d == 'string' && d.endsWith('?');
+    const tests =
+      typeof d == 'string'
+        ? d
+            .replace('?', '')
+            .split('|')
+            .map((k) => KINDS[k]!)
+        : [(v: unknown) => d.includes(v as string)];
+    if (key != '*')
+      rules.push([
+        key,
+        optional,
+        tests[1] ? (v) => tests.some((test) => test(v)) : tests[0]!,
+        typeof d == 'string' ? d.replace('?', ' when present') : d.join('|'),
+      ]);
+  }
+  return (payload) => {
+    for (const [key, optional, test, rule] of rules) {
+      const v = payload[key];
+      if (!(optional && v === undefined) && !test(v)) return `"${key}" must be ${rule} (got ${show(v)})`;
+    }
+  };
+};
 
 /**
  * Checks a payload against a schema.
  * @returns `undefined` when it matches, else the reason it does not.
  */
-export function checkPayload(schema: Schema, payload: Record<string, unknown>): string | undefined {
-  for (const [key, optional, test, rule] of rules(schema)) {
-    const v = payload[key];
-    if (!(optional && v === undefined) && !test(v)) return `"${key}" must be ${rule} (got ${show(v)})`;
-  }
-}
+export const checkPayload = (schema: Schema, payload: Record<string, unknown>): string | undefined => compile(schema)(payload);
+
+// Compiled once, and looked up in Maps by the full type string, never on plain objects by a
+// message's type: a type of `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
+const compileAll = (schemas: Record<string, Schema>, prefix: string) =>
+  new Map(Object.keys(schemas).map((k) => [prefix + k, compile(schemas[k]!)]));
+const EVENTS = /* @__PURE__ */ compileAll(EVENT_SCHEMAS, EVENT_PREFIX);
+const ACTIONS = /* @__PURE__ */ compileAll(ACTION_SCHEMAS, ACTION_PREFIX);
+const TYPE = /^platform:event:[\w-]{1,64}$/;
+// The envelope is checked like a payload, in this order: who sent it first.
+const ENVELOPE = /* @__PURE__ */ compile({
+  source: [SOURCE],
+  direction: ['event'],
+  type: 'platform:event:<name>',
+  payload: 'object',
+  timestamp: 'number',
+  surface: SURFACES,
+});
+
+/** Whether `name` is an event name of the catalog (`ready`, ...), as opposed to `constructor` or a typo. */
+export const isEventName = (name: string): name is EventName => EVENTS.has(EVENT_PREFIX + name);
 
 /**
  * Validates a raw `MessageEvent.data` as an event envelope. Call it only after you have
@@ -265,30 +299,15 @@ export function checkPayload(schema: Schema, payload: Record<string, unknown>): 
  */
 export function parseMessage(data: unknown): ParseResult {
   if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };
-  const { type, payload } = data as { type: string; payload: Record<string, unknown> };
-  const field =
-    data.source !== SOURCE
-      ? 'source'
-      : data.direction !== 'event'
-        ? 'direction'
-        : typeof type != 'string' || !(KNOWN.has(type) || TYPE.test(type))
-          ? 'type'
-          : !isPlainObject(payload)
-            ? 'payload'
-            : !Number.isFinite(data.timestamp)
-              ? 'timestamp'
-              : !SURFACES.includes(data.surface as Surface)
-                ? 'surface'
-                : '';
-  if (field) return { ok: false, reason: `bad envelope field "${field}" (got ${show(data[field])})` };
-  const schema = EVENTS.get(type.slice(EVENT_PREFIX.length));
-  const problem = schema && checkPayload(schema, payload);
-  return problem ? { ok: false, reason: `${type}: ${problem}` } : ({ ok: true, known: !!schema, message: data } as ParseResult);
+  const check = EVENTS.get(data.type as string);
+  let reason = ENVELOPE(data);
+  if (reason) reason = `bad envelope: ${reason}`;
+  else if (check && (reason = check(data.payload as Record<string, unknown>))) reason = `${data.type}: ${reason}`;
+  return reason ? { ok: false, reason } : ({ ok: true, known: !!check, message: data } as ParseResult);
 }
 
 /** Strips the `platform:action:` or `platform:event:` prefix of a type string. */
-export const shortName = (type: string, prefix: string): string =>
-  type.slice(0, prefix.length) == prefix ? type.slice(prefix.length) : type;
+export const shortName = (type: string, prefix: string): string => (type.startsWith(prefix) ? type.slice(prefix.length) : type);
 
 /**
  * Builds an action envelope, validating the payload first. The payload is copied
@@ -302,16 +321,16 @@ export const shortName = (type: string, prefix: string): string =>
  * ```
  */
 export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[payload]: ActionArgs<K>): ActionMessage<K> {
-  const name = shortName(type, ACTION_PREFIX);
-  const schema = ACTIONS.get(name);
+  const short = shortName(type, ACTION_PREFIX);
+  const check = ACTIONS.get(ACTION_PREFIX + short);
   let copy: unknown = payload ?? {};
-  let problem = schema ? '' : `unknown action, use ${[...ACTIONS.keys()].join('|')}`;
+  let problem: string | undefined = check ? '' : `unknown action, use ${Object.keys(ACTION_SCHEMAS).join('|')}`;
   try {
     copy = structuredClone(copy);
   } catch {
     problem = 'payload cannot be cloned (no functions or DOM nodes)';
   }
-  problem ||= isPlainObject(copy) ? (checkPayload(schema!, copy) ?? '') : 'payload must be an object';
-  if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${name}": ${problem}`);
-  return { source: SOURCE, direction: 'action', type: ACTION_PREFIX + name, payload: copy, timestamp: Date.now() } as ActionMessage<K>;
+  problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';
+  if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${short}": ${problem}`);
+  return { source: SOURCE, direction: 'action', type: ACTION_PREFIX + short, payload: copy, timestamp: Date.now() } as ActionMessage<K>;
 }

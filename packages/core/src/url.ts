@@ -1,6 +1,6 @@
 import { EmbedError, ErrorCode } from './errors';
 import { normalizeBaseUrl } from './origin';
-import type { FilterUrlParameter, Surface } from './protocol';
+import { KINDS, SURFACES, compile, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
 
 /** A JSON value, as a filter value must be. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -14,7 +14,7 @@ export type MemberKey = `${string}.${string}`;
 /** A time granularity for `tg_` launch options. */
 export type TimeGrain = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
-const TIME_GRAINS: readonly TimeGrain[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
+const TIME_GRAINS: TimeGrain[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
 /** Launch options every surface understands. */
 export interface CommonLaunchOptions {
@@ -90,29 +90,42 @@ const FLAGS = [
   'showWorkbookBackButton',
 ] as const;
 
-const NAME = /^[^\s.=&#?/]+$/;
-const bad = (what: string): never => {
-  throw new EmbedError(ErrorCode.InvalidOption, what);
+/** Throws an `invalid-option` error when there is a problem. */
+export const refuse = (problem: string | undefined | false | 0): void => {
+  if (problem) throw new EmbedError(ErrorCode.InvalidOption, problem);
 };
-const enc = encodeURIComponent;
-const nonEmpty = (v: unknown): v is string => typeof v == 'string' && v.trim() != '';
-// A path segment: `.` and `..` (even percent-encoded) would be resolved away by the URL parser.
-const segment = (v: unknown): v is string => nonEmpty(v) && !/^\.\.?$/.test(v);
 
-function member(key: string): string {
-  const [view = '', dimension = '', ...rest] = key.split('.');
-  return NAME.test(view) && NAME.test(dimension) && !rest.length
-    ? key
-    : bad(`"${key}" must be "<semantic_view>.<dimension>", e.g. "orders.status"`);
-}
+// The options of each surface, in the descriptor language of the protocol (same checks, same messages).
+const checkSurface = /* @__PURE__ */ compile({ surface: SURFACES });
+const SURFACE_OPTIONS: Record<string, (options: Record<string, unknown>) => string | undefined> = {
+  dashboard: /* @__PURE__ */ compile({ publicId: 'non-empty string other than . or ..' }),
+  chat: /* @__PURE__ */ compile({}),
+  app: /* @__PURE__ */ compile({ deploymentId: 'positive integer', session: 'signed session id (the app surface has no private mode)' }),
+};
+const checkLaunch = /* @__PURE__ */ compile({
+  session: 'non-empty string?',
+  locale: 'non-empty string?',
+  filters: 'object?',
+  timeGrains: 'object?',
+  fieldSwitches: 'object?',
+  ...Object.fromEntries(FLAGS.map((flag) => [flag, 'boolean?'])),
+});
 
-function filterJson(key: string, value: unknown): string {
-  let json: string | undefined;
-  try {
-    if (value && typeof value == 'object' && !Array.isArray(value)) json = JSON.stringify(value);
-  } catch {}
-  return json ?? bad(`filter "${key}" must be a JSON object such as {"value":"completed"}`);
-}
+// The query parameters of `filters`, `timeGrains` and `fieldSwitches`: prefix and value rule.
+const MEMBER_OPTIONS: Record<string, [string, FieldDescriptor]> = {
+  filters: ['f_', 'JSON object'],
+  timeGrains: ['tg_', TIME_GRAINS],
+  fieldSwitches: ['ms_', 'non-empty string'],
+};
+
+// Checks one `view.dimension` key and its value; returns the value as written in the URL.
+const member = (option: string, key: string, value: unknown, rule: FieldDescriptor): string => {
+  const problem = KINDS['<semantic_view>.<dimension>']!(key)
+    ? compile({ [key]: rule })({ [key]: value })
+    : `"${key}" must be <semantic_view>.<dimension>, e.g. "orders.status"`;
+  refuse(problem && `${option}: ${problem}`);
+  return typeof value == 'string' ? value : JSON.stringify(value);
+};
 
 /**
  * Builds the `filterUrlParameter` of a `set-filter` action (and of the `f_` launch option)
@@ -127,20 +140,9 @@ function filterJson(key: string, value: unknown): string {
  * ```
  */
 export function filterUrlParameter(view: string, dimension: string, value: FilterValue): FilterUrlParameter {
-  const key = member(`${view}.${dimension}`);
-  return `f_${key}=${filterJson(key, value)}` as FilterUrlParameter;
+  const key = `${view}.${dimension}`;
+  return `f_${key}=${member('filter', key, value, 'JSON object')}` as FilterUrlParameter;
 }
-
-// The query parameters of `filters`, `timeGrains` and `fieldSwitches`: prefix and value check.
-const MEMBER_OPTIONS: Record<string, [string, (key: string, value: unknown) => string]> = {
-  filters: ['f_', filterJson],
-  timeGrains: [
-    'tg_',
-    (key, grain) =>
-      TIME_GRAINS.includes(grain as TimeGrain) ? (grain as string) : bad(`time grain "${key}" must be ${TIME_GRAINS.join('|')}`),
-  ],
-  fieldSwitches: ['ms_', (key, selected) => (nonEmpty(selected) ? selected : bad(`field switch "${key}" must be a member name`))],
-};
 
 /**
  * Builds the embed URL of a surface: `{base}/embed/dashboard/{publicId}?session=…`,
@@ -157,32 +159,21 @@ const MEMBER_OPTIONS: Record<string, [string, (key: string, value: unknown) => s
  * ```
  */
 export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): string {
-  const { session, locale, publicId, deploymentId: id } = options;
+  const { session, locale } = options;
   const params: string[] = [];
-  const add = (key: string, value: string) => params.push(`${enc(key)}=${enc(value)}`);
-  const path =
-    surface == 'dashboard'
-      ? `dashboard/${enc(segment(publicId) ? publicId : bad('publicId must be a non-empty string'))}`
-      : surface == 'chat'
-        ? 'chat'
-        : surface == 'app'
-          ? `d/${/^[1-9]\d*$/.test(String(id)) ? id : bad('deploymentId must be a positive integer')}/app`
-          : bad(`surface must be dashboard|chat|app, got ${JSON.stringify(surface)}`);
-  if (session !== undefined)
-    add(surface == 'chat' ? 'sessionId' : 'session', nonEmpty(session) ? session : bad('session must be a non-empty string'));
-  else if (surface == 'app') bad('the app surface needs a signed session');
-  for (const flag of FLAGS) {
-    const value = options[flag];
-    if (value !== undefined && typeof value != 'boolean') bad(`${flag} must be true or false`);
-    if (value === (flag[0] == 'a')) add(flag, String(value));
-  }
-  if (locale !== undefined) add('locale', nonEmpty(locale) ? locale : bad('locale must be a language code such as "es-MX"'));
+  const add = (key: string, value: unknown) => params.push(`${encodeURIComponent(key)}=${encodeURIComponent(value as string)}`);
+  const o = options as unknown as Record<string, unknown>;
+  refuse(checkSurface({ surface }) || SURFACE_OPTIONS[surface]!(o) || checkLaunch(o));
+  const base = normalizeBaseUrl(options.baseUrl);
+  if (session !== undefined) add(surface == 'chat' ? 'sessionId' : 'session', session);
+  for (const flag of FLAGS) if (options[flag] === (flag[0] == 'a')) add(flag, options[flag]);
+  if (locale !== undefined) add('locale', locale);
   for (const option in MEMBER_OPTIONS) {
-    const [prefix, check] = MEMBER_OPTIONS[option]!;
+    const [prefix, rule] = MEMBER_OPTIONS[option]!;
     const values = options[option as 'filters'] as Record<string, unknown> | undefined;
-    for (const key in values) add(prefix + member(key), check(key, values[key]));
+    for (const key in values) add(prefix + key, member(option, key, values[key], rule));
   }
-  const url = `${normalizeBaseUrl(options.baseUrl)}/embed/${path}`;
+  const url = `${base}/embed/${surface == 'app' ? `d/${options.deploymentId}/app` : surface == 'chat' ? surface : `dashboard/${encodeURIComponent(options.publicId!)}`}`;
   return params.length ? `${url}?${params.join('&')}` : url;
 }
 

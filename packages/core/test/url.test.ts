@@ -23,17 +23,17 @@ describe('buildEmbedUrl: surfaces', () => {
   });
 
   test.each<[string, Surface, Partial<EmbedUrlOptions>, RegExp]>([
-    ['app without session', 'app', { deploymentId: 1 }, /app surface needs a signed session/],
-    ['empty session', 'dashboard', { publicId: 'p', session: '' }, /session must be a non-empty string/],
-    ['blank session', 'chat', { session: '  ' }, /session must be a non-empty string/],
-    ['dashboard without publicId', 'dashboard', {}, /publicId must be a non-empty string/],
+    ['app without session', 'app', { deploymentId: 1 }, /"session" must be signed session id \(the app surface has no private mode\)/],
+    ['empty session', 'dashboard', { publicId: 'p', session: '' }, /"session" must be non-empty string when present \(got ""\)/],
+    ['blank session', 'chat', { session: '  ' }, /"session" must be non-empty string/],
+    ['dashboard without publicId', 'dashboard', {}, /"publicId" must be non-empty string other than . or .. \(got undefined\)/],
     ['empty publicId', 'dashboard', { publicId: ' ' }, /publicId/],
-    ['app without deploymentId', 'app', { session: 's' }, /deploymentId must be a positive integer/],
+    ['app without deploymentId', 'app', { session: 's' }, /"deploymentId" must be positive integer \(got undefined\)/],
     ['deploymentId 0', 'app', { deploymentId: 0, session: 's' }, /deploymentId/],
     ['negative deploymentId', 'app', { deploymentId: -3, session: 's' }, /deploymentId/],
     ['fractional deploymentId', 'app', { deploymentId: 1.5, session: 's' }, /deploymentId/],
     ['NaN deploymentId', 'app', { deploymentId: NaN, session: 's' }, /deploymentId/],
-    ['unknown surface', 'widget' as Surface, {}, /surface must be dashboard\|chat\|app/],
+    ['unknown surface', 'widget' as Surface, {}, /"surface" must be dashboard\|app\|chat \(got "widget"\)/],
     ['bad base URL', 'chat', { baseUrl: 'http://tenant.example' }, /baseUrl/],
   ])('refuses %s', (_what, surface, options, message) => {
     const error = thrown(() => buildEmbedUrl(surface, { baseUrl, ...options }));
@@ -69,7 +69,7 @@ describe('buildEmbedUrl: boolean launch options', () => {
     (flag, _shown, value) => {
       const error = thrown(() => buildEmbedUrl('dashboard', { baseUrl, publicId: 'p', [flag]: value } as unknown as EmbedUrlOptions));
       expect(error.code).toBe('invalid-option');
-      expect(error.message).toContain(`${flag} must be true or false`);
+      expect(error.message).toContain(`"${flag}" must be boolean when present`);
     },
   );
 
@@ -98,7 +98,7 @@ describe('buildEmbedUrl: locale and member options', () => {
   });
 
   test.each(['', '   '])('locale %j is refused', (locale) => {
-    expect(thrown(() => dash({ locale })).message).toContain('locale must be a language code');
+    expect(thrown(() => dash({ locale })).message).toContain('"locale" must be non-empty string when present');
   });
 
   test('filters become f_ parameters with percent-encoded JSON', () => {
@@ -130,7 +130,7 @@ describe('buildEmbedUrl: locale and member options', () => {
     ['a number', 3],
   ])('a filter that is %s is refused', (_what, value) => {
     const error = thrown(() => dash({ filters: { 'orders.status': value } } as unknown as EmbedUrlOptions));
-    expect(error.message).toContain('filter "orders.status" must be a JSON object');
+    expect(error.message).toContain('filters: "orders.status" must be JSON object');
   });
 
   test('a filter that cannot be serialized (cycle, BigInt) is refused', () => {
@@ -149,7 +149,7 @@ describe('buildEmbedUrl: locale and member options', () => {
   test.each(['Month', 'MONTH', 'months', 'decade', '', 1])('time grain %j is refused', (grain) => {
     const error = thrown(() => dash({ timeGrains: { 'orders.created_at': grain } } as unknown as EmbedUrlOptions));
     expect(error.code).toBe('invalid-option');
-    expect(error.message).toContain('time grain "orders.created_at" must be second|minute|hour|day|week|month|quarter|year');
+    expect(error.message).toContain('timeGrains: "orders.created_at" must be second|minute|hour|day|week|month|quarter|year');
   });
 
   test('field switches become ms_ parameters', () => {
@@ -161,7 +161,7 @@ describe('buildEmbedUrl: locale and member options', () => {
 
   test.each(['', '  ', 3, null])('field switch %j is refused', (selected) => {
     const error = thrown(() => dash({ fieldSwitches: { 'orders.revenue': selected } } as unknown as EmbedUrlOptions));
-    expect(error.message).toContain('field switch "orders.revenue" must be a member name');
+    expect(error.message).toContain('fieldSwitches: "orders.revenue" must be non-empty string');
   });
 
   test.each([
@@ -180,7 +180,7 @@ describe('buildEmbedUrl: locale and member options', () => {
     for (const option of [{ filters: { [key]: { value: 1 } } }, { timeGrains: { [key]: 'day' } }, { fieldSwitches: { [key]: 'x' } }]) {
       const error = thrown(() => dash(option as unknown as EmbedUrlOptions));
       expect(error.code).toBe('invalid-option');
-      expect(error.message).toContain('must be "<semantic_view>.<dimension>"');
+      expect(error.message).toContain('must be <semantic_view>.<dimension>, e.g. "orders.status"');
     }
   });
 
@@ -231,7 +231,7 @@ describe('buildEmbedUrl: percent-encoding of path segments and values', () => {
     'deploymentId %j is refused (a positive integer)',
     (deploymentId) => {
       expect(() => buildEmbedUrl('app', { baseUrl, deploymentId: deploymentId as number, session: 's' })).toThrow(
-        /deploymentId must be a positive integer/,
+        /"deploymentId" must be positive integer/,
       );
     },
   );
@@ -277,7 +277,9 @@ describe('filterUrlParameter', () => {
     ['an array', [1]],
     ['null', null],
   ])('refuses a value that is %s', (_what, value) => {
-    expect(thrown(() => filterUrlParameter('orders', 'status', value as never)).message).toContain('must be a JSON object');
+    expect(thrown(() => filterUrlParameter('orders', 'status', value as never)).message).toContain(
+      'filter: "orders.status" must be JSON object',
+    );
   });
 });
 
