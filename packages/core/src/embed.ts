@@ -219,8 +219,11 @@ export interface EmbedHandle<S extends Surface = Surface> {
 }
 
 const STICKY: string[] = /* @__PURE__ */ ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
-// Every session id used on this page: a session is single-use, across all embeds.
-const USED = new Set<string>();
+// Session ids used on this page, with when: a session is single-use, across all embeds. It is
+// also valid for 5 minutes only, so ids older than 10 minutes are forgotten (memory stays bounded
+// on a page that reloads its embeds all day; the platform refuses such an id anyway).
+const USED = new Map<string, number>();
+const FORGET_AFTER = 600000;
 const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
 const noop = () => {};
 // The controller's own options, in the descriptor language of the protocol (the URL builder checks the rest).
@@ -255,7 +258,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
 
   // Session ids seen on this page never reach a log line or an error message.
   const redact = (text: string) => {
-    for (const id of USED) text = text.split(id).join('[redacted]');
+    for (const id of USED.keys()) text = text.split(id).join('[redacted]');
     return redactSession(text);
   };
   const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
@@ -379,6 +382,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       let sid: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
       if (id != loads) return;
       if (typeof sid == 'object' && sid) sid = sid.sessionId;
+      const now = Date.now();
+      // Oldest first (insertion order): stop at the first id still within its lifetime.
+      for (const [used, at] of USED)
+        if (now - at > FORGET_AFTER) USED.delete(used);
+        else break;
       if (session !== undefined && (typeof sid != 'string' || !sid.trim() || USED.has(sid)))
         throw error(
           ErrorCode.Session,
@@ -386,7 +394,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
             ? 'session already used: sessions are single-use, pass a function that mints one per load'
             : 'no session id: return the sessionId of generate-session',
         );
-      if (sid) USED.add(sid);
+      if (sid) USED.set(sid, now);
       const url = buildEmbedUrl(surface, { ...o, session: sid });
       const frame = (iframe = document.createElement('iframe'));
       const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };

@@ -1184,4 +1184,25 @@ describe('sessions are single-use across the whole page', () => {
     expect(second.error?.message).not.toContain('PAGE-WIDE-1');
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
   });
+
+  test('a used id is refused for 10 minutes (a session lives 5), then forgotten, so memory stays bounded', async () => {
+    // Ahead of the real clock, as the ids of earlier tests were used at real time.
+    const t0 = Date.now() + 3_600_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      document.body.innerHTML = '<div id="c"></div><div id="d"></div><div id="e"></div>';
+      vi.setSystemTime(t0);
+      await mounted(dashboard({ session: 'AGED-1' }));
+      vi.setSystemTime(t0 + 599_000);
+      const early = track(embedDashboard({ container: '#d', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
+      await flush();
+      expect(early.error?.code).toBe('session');
+      vi.setSystemTime(t0 + 601_000);
+      const late = track(embedDashboard({ container: '#e', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
+      await mounted(late);
+      expect(late.iframe!.src).toContain('session=AGED-1');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
