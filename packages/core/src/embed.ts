@@ -5,7 +5,6 @@ import {
   ACTION_PREFIX,
   EVENT_PREFIX,
   EVENT_SCHEMAS,
-  compile,
   createAction,
   isEventName,
   parseMessage,
@@ -26,6 +25,7 @@ import {
 } from './protocol';
 import {
   buildEmbedUrl,
+  compileOptions,
   filterUrlParameter,
   redactSession,
   refuse,
@@ -227,7 +227,7 @@ const FORGET_AFTER = 600000;
 const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
 const noop = () => {};
 // The controller's own options, in the descriptor language of the protocol (the URL builder checks the rest).
-const checkOptions = /* @__PURE__ */ compile({
+const checkOptions = /* @__PURE__ */ compileOptions({
   session: 'non-empty string|function?',
   sandbox: 'string with allow-scripts and allow-same-origin?',
   readyTimeout: 'number>=0?',

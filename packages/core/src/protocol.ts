@@ -94,18 +94,6 @@ export const KINDS: Record<string, (v: any) => unknown> = {
   null: (v) => v === null,
   'f_<view>.<dimension>=<JSON>': (v) => typeof v == 'string' && /^f_[^=.]+\.[^=]+=./s.test(v),
   'platform:event:<name>': (v) => EVENTS.has(v) || (typeof v == 'string' && TYPE.test(v)),
-  // The SDK's own options.
-  'non-empty string other than . or ..': (v) => KINDS['non-empty string']!(v) && !/^\.\.?$/.test(v),
-  'positive integer': (v) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
-  'signed session id (the app surface has no private mode)': (v) => KINDS['non-empty string']!(v),
-  'JSON object': (v) => {
-    try {
-      return isPlainObject(v) && JSON.stringify(v);
-    } catch {}
-  },
-  'string with allow-scripts and allow-same-origin': (v) =>
-    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
-  '<semantic_view>.<dimension>': (v) => /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };
 
 /** Maps each kind name of a field descriptor to its TypeScript type. */
@@ -229,7 +217,7 @@ const show = (v: unknown) =>
 type Check = (payload: Record<string, unknown>) => string | undefined;
 
 /** Compiles a schema once: per field its name, whether it is optional, its test and the words of the rule. */
-export const compile = (schema: Schema): Check => {
+export const compile = (schema: Schema, kinds = KINDS): Check => {
   const rules: [string, boolean, (v: unknown) => unknown, string][] = [];
   for (const key in schema) {
     const d = schema[key]!;
@@ -239,7 +227,7 @@ export const compile = (schema: Schema): Check => {
         ? d
             .replace('?', '')
             .split('|')
-            .map((k) => KINDS[k]!)
+            .map((k) => kinds[k]!)
         : [(v: unknown) => d.includes(v as string)];
     if (key != '*')
       rules.push([

@@ -1,6 +1,15 @@
 import { EmbedError, ErrorCode } from './errors';
 import { normalizeBaseUrl } from './origin';
-import { KINDS, SURFACES, compile, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
+import {
+  KINDS,
+  SURFACES,
+  compile,
+  isPlainObject,
+  type FieldDescriptor,
+  type Schema,
+  type FilterUrlParameter,
+  type Surface,
+} from './protocol';
 
 /** A JSON value, as a filter value must be. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -95,14 +104,37 @@ export const refuse = (problem: string | undefined | false | 0): void => {
   if (problem) throw new EmbedError(ErrorCode.InvalidOption, problem);
 };
 
-// The options of each surface, in the descriptor language of the protocol (same checks, same messages).
-const checkSurface = /* @__PURE__ */ compile({ surface: SURFACES });
-const SURFACE_OPTIONS: Record<string, (options: Record<string, unknown>) => string | undefined> = {
-  dashboard: /* @__PURE__ */ compile({ publicId: 'non-empty string other than . or ..' }),
-  chat: /* @__PURE__ */ compile({}),
-  app: /* @__PURE__ */ compile({ deploymentId: 'positive integer', session: 'signed session id (the app surface has no private mode)' }),
+// The rules of the SDK's own options, beyond those of the protocol (kept out of the protocol
+// module, so that hosts importing only `parseMessage` and `createAction` do not ship them).
+const nonEmpty = KINDS['non-empty string']!;
+const OPTION_KINDS: typeof KINDS = {
+  ...KINDS,
+  'non-empty string other than . or ..': (v) => nonEmpty(v) && !/^\.\.?$/.test(v),
+  'positive integer': (v) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
+  'signed session id (the app surface has no private mode)': nonEmpty,
+  'JSON object': (v) => {
+    try {
+      return isPlainObject(v) && JSON.stringify(v);
+    } catch {}
+  },
+  'string with allow-scripts and allow-same-origin': (v) =>
+    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
+  '<semantic_view>.<dimension>': (v) => /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };
-const checkLaunch = /* @__PURE__ */ compile({
+/** Compiles a schema of options (the protocol's rules plus the options' own). */
+export const compileOptions = (schema: Schema) => compile(schema, OPTION_KINDS);
+
+// The options of each surface, in the descriptor language of the protocol (same checks, same messages).
+const checkSurface = /* @__PURE__ */ compileOptions({ surface: SURFACES });
+const SURFACE_OPTIONS: Record<string, (options: Record<string, unknown>) => string | undefined> = {
+  dashboard: /* @__PURE__ */ compileOptions({ publicId: 'non-empty string other than . or ..' }),
+  chat: /* @__PURE__ */ compileOptions({}),
+  app: /* @__PURE__ */ compileOptions({
+    deploymentId: 'positive integer',
+    session: 'signed session id (the app surface has no private mode)',
+  }),
+};
+const checkLaunch = /* @__PURE__ */ compileOptions({
   session: 'non-empty string?',
   locale: 'non-empty string?',
   filters: 'object?',
@@ -120,8 +152,8 @@ const MEMBER_OPTIONS: Record<string, [string, FieldDescriptor]> = {
 
 // Checks one `view.dimension` key and its value; returns the value as written in the URL.
 const member = (option: string, key: string, value: unknown, rule: FieldDescriptor): string => {
-  const problem = KINDS['<semantic_view>.<dimension>']!(key)
-    ? compile({ [key]: rule })({ [key]: value })
+  const problem = OPTION_KINDS['<semantic_view>.<dimension>']!(key)
+    ? compileOptions({ [key]: rule })({ [key]: value })
     : `"${key}" must be <semantic_view>.<dimension>, e.g. "orders.status"`;
   refuse(problem && `${option}: ${problem}`);
   return typeof value == 'string' ? value : JSON.stringify(value);
