@@ -1,24 +1,67 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const pkgs = ['core', 'react', 'vue', 'element', 'server', 'mock'];
-const alias = Object.fromEntries(
-  pkgs.map((p) => [`@platform-embed/${p}`, fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url))]),
-);
+const workspace = pkgs.map((p) => ({ find: `@platform-embed/${p}`, replacement: here(`./packages/${p}/src/index.ts`) }));
 
 const dom = new Set(['core', 'react', 'vue', 'element']);
 
+/** `^18.3.1` → `18.`, `~3.3.13` → `3.3.`: the release line of `name` that `dir`/package.json declares. */
+const line = (dir: string, name: string, parts: 1 | 2) => {
+  const pkg = JSON.parse(readFileSync(here(`./${dir}/package.json`), 'utf8'));
+  const range: string = pkg.devDependencies[name];
+  return range.replace(/^[~^]/, '').split('.').slice(0, parts).join('.') + '.';
+};
+
+/**
+ * The framework copies installed by the workspace package compat/<dir>, for every import of
+ * `name` or `name/<subpath>` that Vite resolves (tests, sources, inlined dependencies). The
+ * dependencies Node loads itself (@testing-library/react, @vue/test-utils) find the same
+ * copies, because pnpm resolved their peers inside that package.
+ */
+const compat = (dir: string, names: string[]) =>
+  names.map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: here(`./compat/${dir}/node_modules/${name}`) }));
+
+const project = (p: string): TestProjectInlineConfiguration => ({
+  resolve: { alias: workspace },
+  test: {
+    name: p,
+    root: `./packages/${p}`,
+    environment: dom.has(p) ? 'jsdom' : 'node',
+    include: ['test/**/*.test.{ts,tsx}'],
+    typecheck: { enabled: true, include: ['test/**/*.test-d.{ts,tsx}'], tsconfig: '../../tsconfig.json' },
+    // What test/version.test.* asserts: the framework copy each project runs.
+    provide: { react: line('.', 'react', 1), vue: line('.', 'vue', 2) },
+  },
+});
+
+/**
+ * The oldest framework line of a peer range, running the adapter's tests again. The type tests
+ * are not repeated: they check our types against the root's React 19 / Vue 3.5 type packages.
+ */
+const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2): TestProjectInlineConfiguration => {
+  const base = project(p);
+  return {
+    resolve: { alias: [...compat(dir, names), ...workspace] },
+    test: {
+      ...base.test,
+      name: `${p}@${line(`compat/${dir}`, p, parts).slice(0, -1)}`,
+      typecheck: { enabled: false },
+      provide: { ...base.test!.provide, [p]: line(`compat/${dir}`, p, parts) },
+    },
+  };
+};
+
 export default defineConfig({
   test: {
-    projects: pkgs.map((p) => ({
-      resolve: { alias },
-      test: {
-        name: p,
-        root: `./packages/${p}`,
-        environment: dom.has(p) ? 'jsdom' : 'node',
-        include: ['test/**/*.test.{ts,tsx}'],
-        typecheck: { enabled: true, include: ['test/**/*.test-d.{ts,tsx}'], tsconfig: '../../tsconfig.json' },
-      },
-    })),
+    projects: [
+      ...pkgs.map(project),
+      // peer react ^18 || ^19
+      oldest('react', 'react18', ['react', 'react-dom', '@testing-library/react'], 1),
+      // peer vue ^3.3
+      oldest('vue', 'vue3.3', ['vue', '@vue/server-renderer', '@vue/test-utils'], 2),
+    ],
   },
 });

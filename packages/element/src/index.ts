@@ -19,6 +19,7 @@ export type {
   PlatformElementJsxProps,
   PlatformElementReactEvents,
   PlatformElementVueEvents,
+  PlatformElementVueProps,
   PlatformVueElement,
 } from './jsx';
 import './register';

@@ -49,10 +49,30 @@ export type PlatformElementVueEvents = {
   [K in keyof PlatformElementEventMap as `on${Capitalize<K>}` | `on${Capitalize<Camel<K>>}`]?: (event: PlatformElementEventMap[K]) => void;
 };
 
+/**
+ * Vue template props of an element. Vue's type checker (vue-tsc, Volar) checks the attributes of
+ * a component camelCased, as Vue normalizes component props: `base-url` is checked as `baseUrl`.
+ * The element itself still gets `base-url` as an attribute.
+ */
+export type PlatformElementVueProps<T, Required extends string = never> = {
+  [A in keyof PlatformElementAttributes<'base-url' | Required> as Camel<A>]: PlatformElementAttributes<'base-url' | Required>[A];
+} & {
+  /** A session id or a function minting one per load (set as a property). */
+  session?: SessionSource;
+  id?: string;
+  class?: unknown;
+  style?: unknown;
+  slot?: string;
+  hidden?: boolean;
+  key?: string | number | symbol;
+  /** A template ref: `ref="name"`, a ref object or a function receiving the element. */
+  ref?: string | { value: T | null } | ((element: T | null) => void);
+} & PlatformElementVueEvents;
+
 /** A Vue `GlobalComponents` entry for a custom element: the element instance plus template props. */
 export type PlatformVueElement<T, Required extends string = never> = new () => T & {
   /** For template type checking only. */
-  $props: PlatformElementJsxProps<T, Required> & PlatformElementVueEvents;
+  $props: PlatformElementVueProps<T, Required>;
 };
 
 declare module 'react' {

@@ -48,11 +48,11 @@ test('actions are typed like the core handle', () => {
   el.session = 42;
 });
 
-test('Vue GlobalComponents: template props and events', () => {
+test('Vue GlobalComponents: template props (camelCased, as vue-tsc checks them) and events', () => {
   type Props = InstanceType<GlobalComponents['platform-dashboard']>['$props'];
-  expectTypeOf<Props['base-url']>().toEqualTypeOf<string>();
-  expectTypeOf<Props['color-scheme']>().toEqualTypeOf<'light' | 'dark' | 'auto' | undefined>();
+  expectTypeOf<Props['baseUrl']>().toEqualTypeOf<string>();
+  expectTypeOf<Props['colorScheme']>().toEqualTypeOf<'light' | 'dark' | 'auto' | undefined>();
   expectTypeOf<NonNullable<Props['onPlatformDrilldown']>>().parameter(0).toEqualTypeOf<PlatformEvent<'drilldown'>>();
   expectTypeOf<NonNullable<Props['onPlatform-ready']>>().parameter(0).toEqualTypeOf<PlatformEvent<'ready'>>();
-  expectTypeOf<InstanceType<GlobalComponents['platform-app']>['$props']['deployment-id']>().toEqualTypeOf<string | number>();
+  expectTypeOf<InstanceType<GlobalComponents['platform-app']>['$props']['deploymentId']>().toEqualTypeOf<string | number>();
 });
