@@ -59,10 +59,13 @@ export type PlatformEmbedComponent<S extends Surface> = new (
  */
 export const OPTIONS =
   'baseUrl publicId deploymentId session locale filters timeGrains fieldSwitches title allow sandbox referrerPolicy loading readyTimeout debug onDiagnostic allowExport showDashboardExportMenu showDashboardHeader showDashboardBackButton showDashboardTitle showDashboardEditButton showDashboardDuplicateButton showWorkbookBackButton';
-// Launch flags are cast as booleans (`<PlatformDashboard allow-export />`) but stay undefined
-// when absent: an absent `show-dashboard-header` must not become `false`.
+// Launch flags and `debug` are cast as booleans (`<PlatformDashboard allow-export debug />`) but
+// stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
 const PROPS = /* @__PURE__ */ Object.fromEntries(
-  OPTIONS.split(' ').map((name) => [name, /^(allowE|show)/.test(name) ? { type: Boolean, default: undefined } : null]),
+  OPTIONS.split(' ').map((name) => [
+    name,
+    /^(allowE|show|debug)/.test(name) ? { type: name == 'debug' ? [Boolean, Function] : Boolean, default: undefined } : null,
+  ]),
 );
 
 const create = <S extends Surface>(surface: S, name: string) =>

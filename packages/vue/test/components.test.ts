@@ -38,6 +38,24 @@ describe('mounting', () => {
     expect(iframes()[0]!.src).toBe(`${BASE}/embed/dashboard/sales?session=${session.id(1)}&allowExport=true&showDashboardHeader=false`);
   });
 
+  test('a valueless debug attribute is cast to true: logs through console.debug', async () => {
+    const log = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    try {
+      dashboard({ session: mintSessions(), debug: '' });
+      await settle();
+      expect(log).toHaveBeenCalledWith('[platform-embed]', 'mount', expect.stringContaining('/embed/dashboard/sales'));
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  test('a debug function receives the logs', async () => {
+    const debug = vi.fn();
+    dashboard({ session: mintSessions(), debug });
+    await settle();
+    expect(debug).toHaveBeenCalledWith('mount', expect.stringContaining('/embed/dashboard/sales'));
+  });
+
   test('absent launch flags stay absent (not cast to false)', async () => {
     const id = freshId();
     dashboard({ session: id });
