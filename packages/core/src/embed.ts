@@ -250,6 +250,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const origin = normalizeBaseUrl(o.baseUrl);
   const source = o.session;
   refuse(checkOptions(o as unknown as Record<string, unknown>));
+  // Read once; longer than setTimeout can wait (about 24.8 days) is forever, like 0.
+  const timeout = Math.min(o.readyTimeout ?? 30000, 2 ** 31 - 1) % (2 ** 31 - 1);
   // Built once now with a placeholder session, so a bad launch option throws here, not at load.
   buildEmbedUrl(surface, { ...o, session: source && '-' });
   const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
@@ -257,8 +259,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     throw error(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
 
   // Session ids seen on this page never reach a log line or an error message.
+  // This embed's current session id: redacted for the embed's whole life, even once forgotten by USED.
+  let current = '';
   const redact = (text: string) => {
-    for (const id of USED.keys()) text = text.split(id).join('[redacted]');
+    for (const id of [current, ...USED.keys()]) if (id) text = text.split(id).join('[redacted]');
     return redactSession(text);
   };
   const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
@@ -303,6 +307,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const run = (list: readonly Entry[] | undefined, type: string, first: unknown, second?: unknown, name?: string) => {
     if (list)
       for (const [fn, once] of list) {
+        // A state listener that changed the state re-entrantly has had every listener told the
+        // newer state: the rest of this, outdated, notification is dropped.
+        if (name == ' state' && first !== state) break;
         if (once) remove(name!, fn);
         try {
           fn(first, second);
@@ -314,7 +321,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) =>
     run(handlers.get(name), message.type, first, message, name);
   const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) =>
-    run(handlers.get(' state'), 'state', (state = { status, error, ready: payload }));
+    run(handlers.get(' state'), 'state', (state = { status, error, ready: payload }), undefined, ' state');
   const fail = (error: EmbedError) => {
     clearTimeout(timer);
     log(error.message);
@@ -338,7 +345,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     // Our window, another origin: the frame was navigated away. Its data is not read.
     if (event.origin !== origin) return diagnose({ kind: 'origin-mismatch', origin: event.origin });
     const result = parseMessage(event.data);
-    if (!result.ok) return diagnose({ kind: 'invalid-message', reason: result.reason });
+    if (!result.ok) return diagnose({ kind: 'invalid-message', reason: redact(result.reason) });
     const message = result.message;
     const name = message.type.slice(EVENT_PREFIX.length);
     log('event', message.type);
@@ -382,7 +389,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       let sid: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
       if (id != loads) return;
       if (typeof sid == 'object' && sid) sid = sid.sessionId;
-      const now = Date.now();
+      // A monotonic clock: a wall clock moved forward (sleep, NTP) must not forget ids early.
+      const now = performance.now();
       // Oldest first (insertion order): stop at the first id still within its lifetime.
       for (const [used, at] of USED)
         if (now - at > FORGET_AFTER) USED.delete(used);
@@ -394,7 +402,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
             ? 'session already used: sessions are single-use, pass a function that mints one per load'
             : 'no session id: return the sessionId of generate-session',
         );
-      if (sid) USED.set(sid, now);
+      if (sid) USED.set((current = sid), now);
       const url = buildEmbedUrl(surface, { ...o, session: sid });
       const frame = (iframe = document.createElement('iframe'));
       const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };
@@ -409,8 +417,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       }
       listen(win, receive);
       log('mount', redactSession(url));
-      if (o.readyTimeout !== 0)
-        timer = setTimeout(() => fail(error(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), o.readyTimeout ?? 30000);
+      if (timeout) timer = setTimeout(() => fail(error(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), timeout);
     })().catch((e: unknown) => {
       if (id == loads) fail(e instanceof EmbedError ? e : error(ErrorCode.Session, `session function failed: ${redact(String(e))}`, e));
     });
@@ -422,7 +429,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const name = nameOf(type);
     refuse(
       name != '*' && !isEventName(name)
-        ? `unknown event "${type}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`
+        ? `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`
         : typeof fn != 'function' && `"${type}" handler must be a function`,
     );
     // `ready` is sticky: a late handler is called at once with the current load's payload.
@@ -434,7 +441,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
 
   const send = (type: string, payload?: unknown) => {
-    if (state.status == 'destroyed') throw error(ErrorCode.Destroyed, `cannot send "${type}" after destroy()`);
+    if (state.status == 'destroyed') throw error(ErrorCode.Destroyed, `cannot send "${String(type)}" after destroy()`);
     const message = (createAction as (t: string, p?: unknown) => ActionMessage)(type, payload);
     if (state.status == 'ready') post(message);
     else queue.push(message);

@@ -223,18 +223,13 @@ export const compile = (schema: Schema, kinds = KINDS): Check => {
     const d = schema[key]!;
     const optional = typeof d == 'string' && d.endsWith('?');
     const tests =
-      typeof d == 'string'
-        ? d
-            .replace('?', '')
-            .split('|')
-            .map((k) => kinds[k]!)
-        : [(v: unknown) => d.includes(v as string)];
+      typeof d == 'string' ? (optional ? d.slice(0, -1) : d).split('|').map((k) => kinds[k]!) : [(v: unknown) => d.includes(v as string)];
     if (key != '*')
       rules.push([
         key,
         optional,
         tests[1] ? (v) => tests.some((test) => test(v)) : tests[0]!,
-        typeof d == 'string' ? d.replace('?', ' when present') : d.join('|'),
+        typeof d == 'string' ? (optional ? d.slice(0, -1) + ' when present' : d) : d.join('|'),
       ]);
   }
   return (payload) => {
@@ -249,7 +244,12 @@ export const compile = (schema: Schema, kinds = KINDS): Check => {
  * Checks a payload against a schema.
  * @returns `undefined` when it matches, else the reason it does not.
  */
-export const checkPayload = (schema: Schema, payload: Record<string, unknown>): string | undefined => compile(schema)(payload);
+export const checkPayload = (schema: Schema, payload: Record<string, unknown>): string | undefined => {
+  let check = compiled.get(schema);
+  if (!check) compiled.set(schema, (check = compile(schema)));
+  return check(payload);
+};
+const compiled = /* @__PURE__ */ new WeakMap<Schema, Check>();
 
 // Compiled once, and looked up in Maps by the full type string, never on plain objects by a
 // message's type: a type of `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
@@ -295,7 +295,8 @@ export function parseMessage(data: unknown): ParseResult {
 }
 
 /** Strips the `platform:action:` or `platform:event:` prefix of a type string. */
-export const shortName = (type: string, prefix: string): string => (type.startsWith(prefix) ? type.slice(prefix.length) : type);
+export const shortName = (type: string, prefix: string): string =>
+  typeof type != 'string' ? '' : type.startsWith(prefix) ? type.slice(prefix.length) : type;
 
 /**
  * Builds an action envelope, validating the payload first. The payload is copied

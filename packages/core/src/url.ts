@@ -112,7 +112,7 @@ const OPTION_KINDS: typeof KINDS = {
   'non-empty string other than . or ..': (v) => nonEmpty(v) && !/^\.\.?$/.test(v),
   'positive integer': (v) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
   'signed session id (the app surface has no private mode)': nonEmpty,
-  'JSON object': (v) => {
+  'JSON object such as {"value":"completed"}': (v) => {
     try {
       return isPlainObject(v) && JSON.stringify(v);
     } catch {}
@@ -145,7 +145,7 @@ const checkLaunch = /* @__PURE__ */ compileOptions({
 
 // The query parameters of `filters`, `timeGrains` and `fieldSwitches`: prefix and value rule.
 const MEMBER_OPTIONS: Record<string, [string, FieldDescriptor]> = {
-  filters: ['f_', 'JSON object'],
+  filters: ['f_', 'JSON object such as {"value":"completed"}'],
   timeGrains: ['tg_', TIME_GRAINS],
   fieldSwitches: ['ms_', 'non-empty string'],
 };
@@ -173,7 +173,7 @@ const member = (option: string, key: string, value: unknown, rule: FieldDescript
  */
 export function filterUrlParameter(view: string, dimension: string, value: FilterValue): FilterUrlParameter {
   const key = `${view}.${dimension}`;
-  return `f_${key}=${member('filter', key, value, 'JSON object')}` as FilterUrlParameter;
+  return `f_${key}=${member('filter', key, value, 'JSON object such as {"value":"completed"}')}` as FilterUrlParameter;
 }
 
 /**

@@ -425,8 +425,8 @@ describe('rule 6: no prototype games', () => {
     },
   );
 
-  test.each(['__proto__', 'constructor', 'toString', 'platform:event:__proto__', 'clicked', ''])(
-    'on(%j) is refused: not a known event',
+  test.each<unknown>(['__proto__', 'constructor', 'toString', 'platform:event:__proto__', 'clicked', '', ['ready'], 7, Symbol('ready')])(
+    'on(%s) is refused: not a known event',
     (name) => {
       const h = dashboard();
       const error = thrown(() => h.on(name as 'view', () => {}));
@@ -708,6 +708,15 @@ describe('ready', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  test('a readyTimeout longer than setTimeout can wait (2^31-1 ms) waits forever, not 1 ms', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const h = dashboard({ readyTimeout: 2 ** 31 + 5 });
+    await mounted(h);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(60_000);
+    expect(h.getState().status).toBe('loading');
+  });
+
   test('a fatal error event gives the fatal error state; the error handler still runs', async () => {
     const h = dashboard();
     const { win } = await ready(h);
@@ -756,6 +765,18 @@ describe('state snapshots and subscribe', () => {
     unsubscribe();
     h.destroy();
     expect(seen).toHaveLength(3);
+  });
+
+  test('a listener that changes the state re-entrantly: the listeners after it end on the current state', async () => {
+    const h = dashboard();
+    const { win } = await ready(h);
+    const seen: string[] = [];
+    h.subscribe((s) => s.status == 'error' && void h.reload());
+    h.subscribe((s) => seen.push(s.status));
+    deliver(envelope('error', { message: 'expired', fatal: true }), win);
+    expect(h.getState().status).toBe('loading');
+    expect(seen.at(-1)).toBe('loading');
+    expect(seen).not.toContain('error');
   });
 
   test('destroy notifies listeners once with destroyed, then forgets them', () => {
@@ -1160,6 +1181,15 @@ describe('rule 10: secrets stay secret', () => {
     expect(h.error?.message).not.toContain('SECRET-F');
   });
 
+  test('an invalid message quoting the session id is redacted in the diagnostic reason', async () => {
+    const diagnostics: Diagnostic[] = [];
+    const h = dashboard({ session: 'SECRET-R', onDiagnostic: (d) => diagnostics.push(d) });
+    const win = await mounted(h);
+    deliver(envelope('error', { message: 'x', fatal: 'SECRET-R' }), win);
+    expect(diagnostics).toMatchObject([{ kind: 'invalid-message', reason: expect.stringContaining('"fatal"') }]);
+    expect(JSON.stringify(diagnostics)).not.toContain('SECRET-R');
+  });
+
   test('diagnostics never contain the session id', async () => {
     const diagnostics: Diagnostic[] = [];
     const h = dashboard({ session: 'SECRET-D', onDiagnostic: (d) => diagnostics.push(d) });
@@ -1186,21 +1216,38 @@ describe('sessions are single-use across the whole page', () => {
   });
 
   test('a used id is refused for 10 minutes (a session lives 5), then forgotten, so memory stays bounded', async () => {
-    // Ahead of the real clock, as the ids of earlier tests were used at real time.
-    const t0 = Date.now() + 3_600_000;
-    vi.useFakeTimers({ toFake: ['Date'] });
+    // Ahead of every id used by earlier tests (on the real monotonic clock).
+    const t0 = performance.now() + 3_600_000;
+    vi.useFakeTimers({ toFake: ['performance'] });
     try {
       document.body.innerHTML = '<div id="c"></div><div id="d"></div><div id="e"></div>';
-      vi.setSystemTime(t0);
+      vi.advanceTimersByTime(t0 - performance.now());
       await mounted(dashboard({ session: 'AGED-1' }));
-      vi.setSystemTime(t0 + 599_000);
+      vi.advanceTimersByTime(599_000);
       const early = track(embedDashboard({ container: '#d', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
       await flush();
       expect(early.error?.code).toBe('session');
-      vi.setSystemTime(t0 + 601_000);
+      vi.advanceTimersByTime(2_000);
       const late = track(embedDashboard({ container: '#e', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
       await mounted(late);
       expect(late.iframe!.src).toContain('session=AGED-1');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('an embed still redacts its own session id once the page has forgotten it', async () => {
+    const t0 = performance.now() + 7_200_000;
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      document.body.innerHTML = '<div id="c"></div><div id="d"></div>';
+      vi.advanceTimersByTime(t0 - performance.now());
+      const a = dashboard({ session: 'LIVE-SECRET' });
+      const { win } = await ready(a);
+      vi.advanceTimersByTime(660_000);
+      await mounted(track(embedDashboard({ container: '#d', baseUrl: BASE, publicId: 'sales', session: 'OTHER-1' })));
+      deliver(envelope('error', { message: 'session LIVE-SECRET expired', fatal: true }), win);
+      expect(a.error?.message).toContain('session [redacted] expired');
     } finally {
       vi.useRealTimers();
     }

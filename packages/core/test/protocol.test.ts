@@ -503,4 +503,14 @@ describe('createAction', () => {
     const error = thrown(() => (createAction as (t: string) => unknown)('reload'));
     for (const name of Object.keys(ACTION_SCHEMAS)) expect(error.message).toContain(name);
   });
+
+  test.each([['refresh'], 42, null, undefined, Symbol('refresh')])(
+    'a type that is not a string (%s) is an unknown action, not a crash',
+    (type) => {
+      const error = thrown(() => (createAction as (t: unknown) => unknown)(type));
+      expect(error).toBeInstanceOf(EmbedError);
+      expect(error.code).toBe('invalid-action');
+      expect(error.message).toContain('unknown action');
+    },
+  );
 });
