@@ -425,7 +425,7 @@ try {
         '',
       );
       misses.push(
-        `**Why the size budgets are missed**: the core's \`embedDashboard\` path (validated catalog, URL builder with all launch options, controller with queue, sticky actions, reload, timeout, state, diagnostics, redaction) is ${c.gzip} B min+gzip; even without any message text it is ${c.gzipNoStrings} B, over the 2500 B budget, so no wording change fixes it. The script-tag bundle contains the whole core plus the custom elements, so it misses its 4000 B budget for the same reason. See the composition under Details.`,
+        `**Why the size budgets are missed**: the core's \`embedDashboard\` path (validated catalog, URL builder with all launch options, controller with queue, sticky actions, reload, timeout, state, diagnostics, redaction) is ${c.gzip} B min+gzip; even without any message text it is ${c.gzipNoStrings} B, over the 2500 B budget, so no wording change fixes it. The script-tag bundle contains the whole core plus the custom elements, so it misses its 4000 B budget for the same reason. See the composition under Details, and the cost of each feature in [docs/size-budget.md](../docs/size-budget.md).`,
       );
     }
   }
