@@ -39,7 +39,8 @@ const project = (p: string): TestProjectInlineConfiguration => ({
 
 /**
  * The oldest framework line of a peer range, running the adapter's tests again. The type tests
- * are not repeated: they check our types against the root's React 19 / Vue 3.5 type packages.
+ * are not repeated: they check our types against the root's React 19 / Vue 3.5 type packages
+ * (and `pnpm typecheck` checks the React ones against React 18's, with compat/react18/tsconfig.json).
  */
 const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2): TestProjectInlineConfiguration => {
   const base = project(p);
