@@ -1215,13 +1215,24 @@ describe('sessions are single-use across the whole page', () => {
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
   });
 
-  test('a used id is refused for 10 minutes (a session lives 5), then forgotten, so memory stays bounded', async () => {
-    // Ahead of every id used by earlier tests (on the real monotonic clock).
-    const t0 = performance.now() + 3_600_000;
+  /**
+   * Runs `body` on a fake monotonic clock set `ahead` ms past the real one, so that the ids of
+   * earlier tests (used at real time, or on an earlier test's clock) are all older.
+   */
+  async function onClockAhead(ahead: number, body: () => Promise<void>) {
+    const t0 = performance.now() + ahead;
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
-      document.body.innerHTML = '<div id="c"></div><div id="d"></div><div id="e"></div>';
       vi.advanceTimersByTime(t0 - performance.now());
+      await body();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  test('a used id is refused for 10 minutes (a session lives 5), then forgotten, so memory stays bounded', () =>
+    onClockAhead(3_600_000, async () => {
+      document.body.innerHTML = '<div id="c"></div><div id="d"></div><div id="e"></div>';
       await mounted(dashboard({ session: 'AGED-1' }));
       vi.advanceTimersByTime(599_000);
       const early = track(embedDashboard({ container: '#d', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
@@ -1231,25 +1242,16 @@ describe('sessions are single-use across the whole page', () => {
       const late = track(embedDashboard({ container: '#e', baseUrl: BASE, publicId: 'sales', session: 'AGED-1' }));
       await mounted(late);
       expect(late.iframe!.src).toContain('session=AGED-1');
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  test('an embed still redacts its own session id once the page has forgotten it', async () => {
-    const t0 = performance.now() + 7_200_000;
-    vi.useFakeTimers({ toFake: ['performance'] });
-    try {
+  test('an embed still redacts its own session id once the page has forgotten it', () =>
+    onClockAhead(7_200_000, async () => {
       document.body.innerHTML = '<div id="c"></div><div id="d"></div>';
-      vi.advanceTimersByTime(t0 - performance.now());
       const a = dashboard({ session: 'LIVE-SECRET' });
       const { win } = await ready(a);
       vi.advanceTimersByTime(660_000);
       await mounted(track(embedDashboard({ container: '#d', baseUrl: BASE, publicId: 'sales', session: 'OTHER-1' })));
       deliver(envelope('error', { message: 'session LIVE-SECRET expired', fatal: true }), win);
       expect(a.error?.message).toContain('session [redacted] expired');
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 });
