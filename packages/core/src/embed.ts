@@ -238,6 +238,7 @@ const checkOptions = /* @__PURE__ */ compileOptions({
 // A handler and whether it runs once. Lists are copy-on-write: dispatch iterates the current
 // array without copying it, and a change made during a dispatch builds a new one for the next event.
 type Entry = [fn: Function, once?: boolean];
+const NONE: readonly Entry[] = [];
 
 /**
  * Mounts an embed of any surface. Prefer {@link embedDashboard}, {@link embedChat} and {@link embedApp}.
@@ -304,24 +305,25 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
   };
   // A host's bug stays the host's: a throwing handler is reported, the others still run.
-  const run = (list: readonly Entry[] | undefined, type: string, first: unknown, second?: unknown, name?: string) => {
-    if (list)
-      for (const [fn, once] of list) {
-        // A state listener that changed the state re-entrantly has had every listener told the
-        // newer state: the rest of this, outdated, notification is dropped.
-        if (name == ' state' && first !== state) break;
-        if (once) remove(name!, fn);
-        try {
-          fn(first, second);
-        } catch (error) {
-          diagnose({ kind: 'handler-error', type, error });
-        }
-      }
+  const call = (fn: Function, type: string, first: unknown, second?: unknown) => {
+    try {
+      fn(first, second);
+    } catch (error) {
+      diagnose({ kind: 'handler-error', type, error });
+    }
   };
-  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) =>
-    run(handlers.get(name), message.type, first, message, name);
-  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) =>
-    run(handlers.get(' state'), 'state', (state = { status, error, ready: payload }), undefined, ' state');
+  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
+    for (const [fn, once] of handlers.get(name) ?? NONE) {
+      if (once) remove(name, fn);
+      call(fn, message.type, first, message);
+    }
+  };
+  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) => {
+    const next = (state = { status, error, ready: payload });
+    // A listener that changed the state re-entrantly has had every listener told the newer
+    // state: the rest of this, outdated, notification is dropped.
+    for (const [fn] of handlers.get(' state') ?? NONE) if (state === next) call(fn, 'state', next);
+  };
   const fail = (error: EmbedError) => {
     clearTimeout(timer);
     log(error.message);
@@ -434,7 +436,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     );
     // `ready` is sticky: a late handler is called at once with the current load's payload.
     if (name == 'ready' && readyMessage) {
-      run([[fn]], readyMessage.type, readyMessage.payload, readyMessage);
+      call(fn, readyMessage.type, readyMessage.payload, readyMessage);
       if (once) return noop;
     }
     return state.status == 'destroyed' ? noop : add(name, fn, once);
