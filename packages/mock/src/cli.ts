@@ -9,7 +9,7 @@ Usage: platform-mock [options]
 
   --host <name>               host to listen on (default localhost)
   --port <n>                  port, 0 for a free one (default 4600)
-  --api-key <key>             accepted API key, repeatable (default mock-api-key)
+  --api-key <key>             accepted API key, repeatable (default mock-platform-api-key)
   --allowed-origin <origin>   host origin allowed to embed, repeatable (default any)
   --session-ttl <ms>          session lifetime (default 300000)
   --max-external-users <n>    external user limit (default 10000)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { validateSessionRequest, type GenerateSessionRequest } from '@platform-embed/server';
+import { API_KEY_MIN_LENGTH, validateSessionRequest, type GenerateSessionRequest } from '@platform-embed/server';
 
 /** Attribute types of the platform (the tenant-wide catalog also knows `boolean`). */
 export type MockAttributeType = 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';
@@ -44,9 +44,15 @@ export interface MockApiKey {
   deployments?: number[];
 }
 
+/** The API key a mock platform accepts when none is configured. */
+export const DEFAULT_API_KEY = 'mock-platform-api-key';
+
 /** The tenant state generate-session works on. */
 export interface PlatformStateOptions {
-  /** Accepted API keys. @default [{ key: 'mock-api-key' }] */
+  /**
+   * Accepted API keys, each at least 16 characters (`@platform-embed/server` refuses shorter ones).
+   * @default [{ key: 'mock-platform-api-key' }]
+   */
   apiKeys?: (string | MockApiKey)[];
   /** Existing deployment ids; another `deploymentId` answers 404. */
   deployments: number[];
@@ -179,10 +185,14 @@ export class PlatformState {
   constructor(options: PlatformStateOptions) {
     this.options = options;
     this.now = options.now ?? Date.now;
-    for (const k of options.apiKeys ?? ['mock-api-key']) {
+    for (const k of options.apiKeys ?? [DEFAULT_API_KEY]) {
       const entry = typeof k == 'string' ? { key: k } : k;
       if (!entry.key || /\s/.test(entry.key))
         throw new TypeError(`apiKeys: ${JSON.stringify(entry.key)} is not a usable key (no spaces, not empty)`);
+      if (entry.key.length < API_KEY_MIN_LENGTH)
+        throw new TypeError(
+          `apiKeys: ${JSON.stringify(entry.key)} is too short: a key needs at least ${API_KEY_MIN_LENGTH} characters, as @platform-embed/server refuses shorter ones`,
+        );
       this.keys.set(entry.key, entry);
     }
     this.reset();

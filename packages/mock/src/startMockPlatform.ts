@@ -38,7 +38,7 @@ export interface MockPlatformOptions extends Omit<PlatformStateOptions, 'deploym
 export interface MockPlatform {
   /** Its origin, e.g. `http://localhost:41234`: the `baseUrl` to give the SDK. */
   readonly origin: string;
-  /** The first configured API key (`mock-api-key` by default). */
+  /** The first configured API key (`mock-platform-api-key` by default). */
   readonly apiKey: string;
   /** An absolute URL on the mock: `url('/embed/chat')`. */
   url(path: string): string;

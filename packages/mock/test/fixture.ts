@@ -2,7 +2,7 @@ import type { MockPlatformOptions } from '../src/index';
 
 /** The platform state `packages/server/test/sessionRequests.table.ts` documents at its top. */
 export const TABLE_FIXTURE: MockPlatformOptions = {
-  apiKeys: ['test-key', { key: 'scoped-key', deployments: [1] }],
+  apiKeys: ['test-key-0123456789', { key: 'scoped-key-0123456789', deployments: [1] }],
   deployments: [1, 2],
   useCreatorMode: true,
   userAttributes: [

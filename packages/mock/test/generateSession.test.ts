@@ -8,14 +8,14 @@ afterEach(async () => {
   platform = undefined;
 });
 const start = async (options: MockPlatformOptions = TABLE_FIXTURE) => (platform = await startMockPlatform(options));
-const post = (p: MockPlatform, body: unknown, apiKey: string | null = 'test-key', headers?: Record<string, string>) =>
+const post = (p: MockPlatform, body: unknown, apiKey: string | null = 'test-key-0123456789', headers?: Record<string, string>) =>
   postSession(p.origin, JSON.stringify(body), apiKey, headers);
 const ext = { deploymentId: 1, externalId: 'jane@example.com' };
 
 describe('authentication and scope', () => {
   it.each([
     ['no header', null, {}],
-    ['Bearer instead of Api-Key', null, { authorization: 'Bearer test-key' }],
+    ['Bearer instead of Api-Key', null, { authorization: 'Bearer test-key-0123456789' }],
     ['Api-Key without a key', null, { authorization: 'Api-Key ' }],
     ['unknown key', 'other-key', {}],
   ] as const)('401 for %s, before the body is read', async (_name, key, headers) => {
@@ -25,14 +25,14 @@ describe('authentication and scope', () => {
     expect(r.body.message).toMatch(/Api-Key|Unknown API key/);
   });
 
-  it('403 outside the key scope, 200 inside it; the default key is mock-api-key', async () => {
+  it('403 outside the key scope, 200 inside it; the default key is mock-platform-api-key', async () => {
     const p = await start();
-    expect((await post(p, { ...ext, deploymentId: 2 }, 'scoped-key')).status).toBe(403);
-    expect((await post(p, ext, 'scoped-key')).status).toBe(200);
+    expect((await post(p, { ...ext, deploymentId: 2 }, 'scoped-key-0123456789')).status).toBe(403);
+    expect((await post(p, ext, 'scoped-key-0123456789')).status).toBe(200);
     const d = await startMockPlatform();
     try {
-      expect(d.apiKey).toBe('mock-api-key');
-      expect((await post(d, ext, 'mock-api-key')).status).toBe(200);
+      expect(d.apiKey).toBe('mock-platform-api-key');
+      expect((await post(d, ext, 'mock-platform-api-key')).status).toBe(200);
     } finally {
       await d.close();
     }
@@ -41,8 +41,8 @@ describe('authentication and scope', () => {
   it('404 for a deployment that does not exist; 415 without a JSON content type; 400 for broken JSON', async () => {
     const p = await start();
     expect(await post(p, { ...ext, deploymentId: 3 })).toMatchObject({ status: 404, body: { message: 'Deployment 3 not found' } });
-    expect((await post(p, ext, 'test-key', { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await postSession(p.origin, '{"deploymentId":1,', 'test-key')).status).toBe(400);
+    expect((await post(p, ext, 'test-key-0123456789', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await postSession(p.origin, '{"deploymentId":1,', 'test-key-0123456789')).status).toBe(400);
   });
 
   it('mintSession throws the status and message generate-session would answer', async () => {
@@ -50,7 +50,7 @@ describe('authentication and scope', () => {
     const error = await p.mintSession({ ...ext, groups: ['nope'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MockPlatformError);
     expect(error).toMatchObject({ status: 400, message: expect.stringContaining('Groups with names nope not found') });
-    await expect(p.mintSession(ext, 'scoped-key')).resolves.toMatch(/^[\w-]{20,}$/);
+    await expect(p.mintSession(ext, 'scoped-key-0123456789')).resolves.toMatch(/^[\w-]{20,}$/);
   });
 });
 
@@ -243,6 +243,8 @@ describe('options', () => {
   it('refuses unusable options with a message saying what to pass', async () => {
     await expect(startMockPlatform({ allowedOrigins: ['*'] })).rejects.toThrow(/allowedOrigins: "\*" is not an origin/);
     await expect(startMockPlatform({ apiKeys: ['has space'] })).rejects.toThrow(/apiKeys/);
+    // The server client refuses keys shorter than 16 characters; the mock does not hand one out.
+    await expect(startMockPlatform({ apiKeys: ['short-key'] })).rejects.toThrow(/apiKeys: "short-key" is too short: .*at least 16/);
   });
 
   it('listens on localhost on a free port by default, and on the port asked for', async () => {

@@ -16,7 +16,11 @@ describe('the shared generate-session table, over HTTP against the mock', () => 
   });
 
   it.each(sessionRequestCases.map((c) => [`${c.rule}: ${c.name}`, c] as const))('%s', async (_name, c) => {
-    const { status, body } = await postSession(platform.origin, toJson(c.request), c.apiKey === undefined ? 'test-key' : c.apiKey);
+    const { status, body } = await postSession(
+      platform.origin,
+      toJson(c.request),
+      c.apiKey === undefined ? 'test-key-0123456789' : c.apiKey,
+    );
     expect({ status, message: body.message }).toMatchObject({ status: c.platform.status });
     if (c.platform.status == 200) {
       expect(body.sessionId).toMatch(/^[\w-]{20,}$/);

@@ -38,6 +38,13 @@ export interface SessionClient {
   generateSession(request: GenerateSessionRequest, options?: GenerateSessionOptions): Promise<GenerateSessionResponse>;
 }
 
+/**
+ * The fewest characters an API key may have: `createSessionClient` refuses a shorter key with
+ * an `invalid-option` error. No real key is that short, and a key must be long enough to be
+ * redacted from messages without redacting ordinary words.
+ */
+export const API_KEY_MIN_LENGTH = 16;
+
 const STATUS_CODES: Record<number, PlatformApiErrorCode> = {
   400: PlatformApiErrorCodes.BadRequest,
   401: PlatformApiErrorCodes.Unauthorized,
@@ -61,6 +68,13 @@ function checkApiKey(apiKey: unknown): string {
     throw new PlatformApiError(
       PlatformApiErrorCodes.InvalidOption,
       'apiKey contains whitespace or characters that cannot go in a header; check for a trailing newline',
+    );
+  // A key this short cannot be a real one, and redacting it from messages would cut words apart
+  // (a one-letter key would redact every occurrence of that letter).
+  if (apiKey.length < API_KEY_MIN_LENGTH)
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      `apiKey is too short to be an API key (the rule: at least ${API_KEY_MIN_LENGTH} characters); pass the whole key from your account settings`,
     );
   return apiKey;
 }
@@ -91,7 +105,8 @@ function bodyMessage(text: string): string | undefined {
  * redacted from every error (including what the platform echoes back and `cause` chains).
  * Redirects are never followed, so the key is only ever sent to `baseUrl`.
  *
- * @throws {PlatformApiError} `invalid-option` for an unusable `baseUrl`, `apiKey` or `timeoutMs`.
+ * @throws {PlatformApiError} `invalid-option` for an unusable `baseUrl`, `apiKey` (including one shorter
+ * than {@link API_KEY_MIN_LENGTH} characters) or `timeoutMs`.
  * @example
  * ```ts
  * const platform = createSessionClient({ baseUrl: process.env.PLATFORM_URL!, apiKey: process.env.PLATFORM_API_KEY! });

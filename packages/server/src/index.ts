@@ -5,7 +5,13 @@
  * @module @platform-embed/server
  */
 export { validateSessionRequest } from './validateSessionRequest';
-export { createSessionClient, type GenerateSessionOptions, type SessionClient, type SessionClientOptions } from './createSessionClient';
+export {
+  API_KEY_MIN_LENGTH,
+  createSessionClient,
+  type GenerateSessionOptions,
+  type SessionClient,
+  type SessionClientOptions,
+} from './createSessionClient';
 export { createSessionHandler, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
 export { toNodeHandler, type NodeHandlerOptions, type NodeRequestLike, type NodeResponseLike } from './toNodeHandler';
 export { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode, type PlatformApiErrorDetails } from './platformApiError';

@@ -1,6 +1,12 @@
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSessionClient, PlatformApiError, PlatformApiErrorCodes, type GenerateSessionRequest } from '@platform-embed/server';
+import {
+  API_KEY_MIN_LENGTH,
+  createSessionClient,
+  PlatformApiError,
+  PlatformApiErrorCodes,
+  type GenerateSessionRequest,
+} from '@platform-embed/server';
 import { sessionRequestCases } from './sessionRequests.table';
 import { startServer } from './localServer';
 
@@ -25,7 +31,7 @@ const failure = (p: Promise<unknown>) =>
 describe('the request table through the client and a local server', () => {
   const cases = sessionRequestCases.filter((c) => c.apiKey !== null);
   test.each(cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
-    const client = createSessionClient({ baseUrl: platform.url, apiKey: c.apiKey ?? 'test-key' });
+    const client = createSessionClient({ baseUrl: platform.url, apiKey: c.apiKey ?? 'test-key-0123456789' });
     const platformMessage = 'message' in c.platform ? c.platform.message : undefined;
     platform.json(c.platform.status, c.platform.status == 200 ? { sessionId: 'sess-123' } : { message: platformMessage ?? 'rejected' });
     const call = client.generateSession(c.request as GenerateSessionRequest);
@@ -45,7 +51,7 @@ describe('the request table through the client and a local server', () => {
     expect(platform.received).toHaveLength(1);
     const [r] = platform.received;
     expect(r).toMatchObject({ method: 'POST', url: '/api/v1/embed/generate-session' });
-    expect(r!.headers.authorization).toBe(`Api-Key ${c.apiKey ?? 'test-key'}`);
+    expect(r!.headers.authorization).toBe(`Api-Key ${c.apiKey ?? 'test-key-0123456789'}`);
     expect(r!.headers['content-type']).toBe('application/json');
     const sent = JSON.parse(r!.body);
     expect(sent.deploymentId).toBe((c.request as { deploymentId: number }).deploymentId);
@@ -55,7 +61,7 @@ describe('the request table through the client and a local server', () => {
 });
 
 describe('responses', () => {
-  const client = () => createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 2000 });
+  const client = () => createSessionClient({ baseUrl: platform.url, apiKey: 'test-key-0123456789', timeoutMs: 2000 });
   const statusOf = async (status: number, body: string, contentType = 'application/json') => {
     platform.reply((_, res) => {
       res.writeHead(status, { 'Content-Type': contentType });
@@ -136,7 +142,7 @@ describe('timeouts, network failures and aborts', () => {
     platform.reply(() => {});
     const started = Date.now();
     const e = await failure(
-      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key-0123456789', timeoutMs: 150 }).generateSession({
         deploymentId: 1,
         externalId: 'u',
       }),
@@ -152,7 +158,7 @@ describe('timeouts, network failures and aborts', () => {
       res.write('{"sessionId":');
     });
     const e = await failure(
-      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key', timeoutMs: 150 }).generateSession({
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key-0123456789', timeoutMs: 150 }).generateSession({
         deploymentId: 1,
         externalId: 'u',
       }),
@@ -164,7 +170,7 @@ describe('timeouts, network failures and aborts', () => {
     const gone = await startServer();
     await gone.close();
     const e = await failure(
-      createSessionClient({ baseUrl: gone.url, apiKey: 'test-key' }).generateSession({ deploymentId: 1, externalId: 'u' }),
+      createSessionClient({ baseUrl: gone.url, apiKey: 'test-key-0123456789' }).generateSession({ deploymentId: 1, externalId: 'u' }),
     );
     expect(e.code).toBe('network');
     expect(e.status).toBeUndefined();
@@ -175,7 +181,7 @@ describe('timeouts, network failures and aborts', () => {
   test("the caller's signal aborts with its reason", async () => {
     platform.reply(() => {});
     const controller = new AbortController();
-    const call = createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession(
+    const call = createSessionClient({ baseUrl: platform.url, apiKey: 'test-key-0123456789' }).generateSession(
       { deploymentId: 1, externalId: 'u' },
       { signal: controller.signal },
     );
@@ -183,7 +189,7 @@ describe('timeouts, network failures and aborts', () => {
     setTimeout(() => controller.abort(reason), 50);
     await expect(call).rejects.toBe(reason);
     await expect(
-      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key' }).generateSession(
+      createSessionClient({ baseUrl: platform.url, apiKey: 'test-key-0123456789' }).generateSession(
         { deploymentId: 1, externalId: 'u' },
         { signal: AbortSignal.abort(reason) },
       ),
@@ -194,7 +200,7 @@ describe('timeouts, network failures and aborts', () => {
     const calls: [string, RequestInit | undefined][] = [];
     const client = createSessionClient({
       baseUrl: 'https://acme.platform.example/some/path?x=1',
-      apiKey: 'k',
+      apiKey: 'k-0123456789abcdef',
       fetch: async (input, init) => {
         calls.push([String(input), init]);
         return new Response(JSON.stringify({ sessionId: 's1' }));
@@ -277,6 +283,36 @@ describe('the API key stays secret', () => {
     for (const e of errors) expect(everything(e)).not.toContain(KEY);
   });
 
+  test.each(['x', 'Zq9', 'a'.repeat(API_KEY_MIN_LENGTH - 1)])(
+    'a key that cannot be real (%j, shorter than 16 characters) is refused, naming the rule, without echoing it',
+    (apiKey) => {
+      expect(API_KEY_MIN_LENGTH).toBe(16);
+      const refused = (() => {
+        try {
+          createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey });
+        } catch (error) {
+          return error as PlatformApiError;
+        }
+      })();
+      expect(refused).toBeInstanceOf(PlatformApiError);
+      expect(refused).toMatchObject({ code: 'invalid-option', message: expect.stringContaining('at least 16 characters') });
+      expect(refused!.message.replace('[platform-embed/server] ', '')).not.toMatch(new RegExp(`\\b${apiKey}\\b`));
+    },
+  );
+
+  test("redaction leaves the platform's words alone and removes only the key", async () => {
+    const shortestKey = 'x'.repeat(API_KEY_MIN_LENGTH);
+    const client = createSessionClient({ baseUrl: platform.url, apiKey: shortestKey });
+    const message = 'Deployment nonexistent-xx not found (checked xxxx-xxxx)';
+    platform.json(404, { message });
+    const untouched = await failure(client.generateSession({ deploymentId: 1, externalId: 'u' }));
+    expect(untouched.platformMessage).toBe(message);
+    platform.json(401, { message: `unknown key ${shortestKey}, next to nonexistent` });
+    const redacted = await failure(client.generateSession({ deploymentId: 1, externalId: 'u' }));
+    expect(redacted.platformMessage).toBe('unknown key [redacted], next to nonexistent');
+    expect(everything(redacted)).not.toContain(shortestKey);
+  });
+
   test('bad keys are refused without echoing them', () => {
     for (const apiKey of [`Api-Key ${KEY}`, `Bearer ${KEY}`, `${KEY}\n`, ` ${KEY}`, `${KEY} x`]) {
       const e = (() => {
@@ -305,7 +341,7 @@ describe('options', () => {
     ['http://[::1]:4000', 'http://[::1]:4000'],
     [new URL('https://custom.example.com/embed'), 'https://custom.example.com'],
   ])('baseUrl %s is used as %s', (baseUrl, origin) => {
-    expect(createSessionClient({ baseUrl, apiKey: 'k' }).baseUrl).toBe(origin);
+    expect(createSessionClient({ baseUrl, apiKey: 'k-0123456789abcdef' }).baseUrl).toBe(origin);
   });
 
   test.each([
@@ -321,11 +357,11 @@ describe('options', () => {
     'https://user:hunter2@acme.platform.example',
     'https://:hunter2@acme.platform.example',
   ])('baseUrl %j is refused', (baseUrl) => {
-    expect(() => createSessionClient({ baseUrl, apiKey: 'k' })).toThrow(
+    expect(() => createSessionClient({ baseUrl, apiKey: 'k-0123456789abcdef' })).toThrow(
       expect.objectContaining({ code: 'invalid-option', message: expect.stringMatching(/baseUrl must be .*https:\/\//) }),
     );
     try {
-      createSessionClient({ baseUrl, apiKey: 'k' });
+      createSessionClient({ baseUrl, apiKey: 'k-0123456789abcdef' });
     } catch (e) {
       expect((e as Error).message).not.toContain('hunter2');
     }
@@ -336,7 +372,9 @@ describe('options', () => {
     expect(() => createSessionClient({ ...base, apiKey: '' })).toThrow(/apiKey is required/);
     expect(() => createSessionClient({ ...base } as never)).toThrow(/apiKey is required/);
     for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31])
-      expect(() => createSessionClient({ ...base, apiKey: 'k', timeoutMs })).toThrow(/timeoutMs must be a positive number/);
+      expect(() => createSessionClient({ ...base, apiKey: 'k-0123456789abcdef', timeoutMs })).toThrow(
+        /timeoutMs must be a positive number/,
+      );
     expect(() => createSessionClient(undefined as never)).toThrow(/options object/);
   });
 

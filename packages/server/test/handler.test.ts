@@ -123,7 +123,9 @@ describe('createSessionHandler (Fetch API)', () => {
       { deploymentId: 3, externalId: 'u' },
       expect.objectContaining({ signal: expect.any(AbortSignal) }),
     );
-    expect(() => createSessionHandler({ client: { baseUrl: 'https://x.example', apiKey: 'k' } } as never)).toThrow(PlatformApiError);
+    expect(() => createSessionHandler({ client: { baseUrl: 'https://x.example', apiKey: 'k-0123456789abcdef' } } as never)).toThrow(
+      PlatformApiError,
+    );
   });
 });
 

@@ -7,7 +7,7 @@
  *
  * Platform fixture state the `platform` column assumes:
  * - deployments `1` and `2` exist;
- * - API key `test-key` is unscoped (all deployments); API key `scoped-key` is scoped to
+ * - API key `test-key-0123456789` is unscoped (all deployments); API key `scoped-key-0123456789` is scoped to
  *   deployment `1` only (rule 10: deployment `2` with it → 403); any other key, or no
  *   `Authorization` header → 401;
  * - tenant flag `useCreatorMode` is true;
@@ -19,7 +19,7 @@
  *   Any other valid `embedTenantName` names a new, empty embed tenant, created on first use.
  *
  * Conventions:
- * - `apiKey` is the key the case is sent with (default `test-key`; `null` sends no
+ * - `apiKey` is the key the case is sent with (default `test-key-0123456789`; `null` sends no
  *   `Authorization` header at all).
  * - Every request the client rejects is answered 400 by the platform (the document gives 400
  *   for duplicate attribute names and only "request rejected" for the other static rules).
@@ -38,7 +38,7 @@ export interface SessionRequestCase {
   rule: string;
   /** The JSON body sent to generate-session (anything: the validator must take any input). */
   request: unknown;
-  /** The API key sent with it; default `test-key`, `null` sends no `Authorization` header. */
+  /** The API key sent with it; default `test-key-0123456789`, `null` sends no `Authorization` header. */
   apiKey?: string | null;
   /** What `validateSessionRequest` says. */
   client: { ok: true } | { ok: false; field: string };
@@ -753,15 +753,22 @@ export const sessionRequestCases: SessionRequestCase[] = [
   { name: 'settings not an object', rule: 'rule 9', request: { ...ext, settings: true }, client: bad('settings'), platform: rejected },
 
   // rule 10 and authentication
-  { name: 'scoped key inside its scope', rule: 'rule 10', apiKey: 'scoped-key', request: ext, client: ok, platform: okay },
+  { name: 'scoped key inside its scope', rule: 'rule 10', apiKey: 'scoped-key-0123456789', request: ext, client: ok, platform: okay },
   {
     name: 'scoped key outside its scope',
     rule: 'rule 10',
-    apiKey: 'scoped-key',
+    apiKey: 'scoped-key-0123456789',
     request: { ...ext, deploymentId: 2 },
     client: ok,
     platform: { status: 403 },
   },
   { name: 'no API key', rule: 'authentication 7', apiKey: null, request: ext, client: ok, platform: { status: 401 } },
-  { name: 'unknown API key', rule: 'authentication 7', apiKey: 'not-a-key', request: ext, client: ok, platform: { status: 401 } },
+  {
+    name: 'unknown API key',
+    rule: 'authentication 7',
+    apiKey: 'not-a-key-0123456789',
+    request: ext,
+    client: ok,
+    platform: { status: 401 },
+  },
 ];

@@ -43,7 +43,7 @@ describe('request types', () => {
 
 describe('client and handlers', () => {
   test('generateSession resolves to { sessionId }', () => {
-    const client = createSessionClient({ baseUrl: 'https://x.example', apiKey: 'k' });
+    const client = createSessionClient({ baseUrl: 'https://x.example', apiKey: 'k-0123456789abcdef' });
     expectTypeOf(client.generateSession).returns.resolves.toEqualTypeOf<{ sessionId: string }>();
   });
 
