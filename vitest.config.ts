@@ -63,6 +63,8 @@ export default defineConfig({
       oldest('react', 'react18', ['react', 'react-dom', '@testing-library/react'], 1),
       // peer vue ^3.3
       oldest('vue', 'vue3.3', ['vue', '@vue/server-renderer', '@vue/test-utils'], 2),
+      // the repository's own scripts (the README check)
+      { test: { name: 'scripts', root: './scripts', environment: 'node', include: ['test/**/*.test.ts'] } },
     ],
   },
 });
