@@ -22,4 +22,11 @@ export type {
   PlatformElementVueProps,
   PlatformVueElement,
 } from './jsx';
+export type {
+  PlatformElementSolidAttributes,
+  PlatformElementSolidEvents,
+  PlatformElementSolidProps,
+  PlatformElementSvelteEvents,
+  PlatformElementSvelteProps,
+} from './frameworks';
 import './register';
