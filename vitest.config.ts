@@ -31,6 +31,7 @@ const project = (p: string): TestProjectInlineConfiguration => ({
     root: `./packages/${p}`,
     environment: dom.has(p) ? 'jsdom' : 'node',
     include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: [here('./scripts/vitestSetup.ts')],
     typecheck: { enabled: true, include: ['test/**/*.test-d.{ts,tsx}'], tsconfig: '../../tsconfig.json' },
     // What test/version.test.* asserts: the framework copy each project runs.
     provide: { react: line('.', 'react', 1), vue: line('.', 'vue', 2) },

@@ -7,6 +7,19 @@ import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 
 /**
+ * Replaces `__DEV__` (see packages/core/src/env.d.ts). The published builds keep the guard
+ * that every major bundler folds in production; the script-tag builds get a literal.
+ * @param {string} [value]
+ * @returns {import('rollup').Plugin}
+ */
+export function devFlag(value = "(typeof process != 'undefined' && process.env.NODE_ENV !== 'production')") {
+  return {
+    name: 'dev-flag',
+    transform: (code) => (code.includes('__DEV__') ? { code: code.replaceAll('__DEV__', value), map: null } : null),
+  };
+}
+
+/**
  * @param {{ input?: Record<string,string> | string, banner?: string, extra?: import('rollup').RollupOptions[] }} [options]
  * @returns {import('rollup').RollupOptions[]}
  */
@@ -34,7 +47,7 @@ export function packageConfig(options = {}) {
       input,
       external,
       onwarn,
-      plugins: [esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
+      plugins: [devFlag(), esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
       output: [output('es', 'mjs'), output('cjs', 'cjs')],
     },
     ...['mts', 'cts'].map((ext) => ({

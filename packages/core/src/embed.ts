@@ -1,12 +1,15 @@
+import { createActionQueue, type HostState } from './actionQueue';
 import { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
-import { listen, unlisten } from './listener';
+import { mountFrame, present, type Frame } from './frame';
 import { normalizeBaseUrl } from './origin';
+import { CHANGES, PRESENT, RELOAD, checkOptions } from './optionTable';
 import {
-  ACTION_PREFIX,
   EVENT_PREFIX,
   EVENT_SCHEMAS,
   createAction,
+  eventProp,
   isEventName,
+  isPlainObject,
   parseMessage,
   shortName,
   type ActionArgs,
@@ -18,22 +21,26 @@ import {
   type EventMap,
   type EventMessage,
   type EventName,
+  type EventPropName,
   type EventType,
   type ReadyPayload,
   type Surface,
   type UnknownEventMessage,
 } from './protocol';
+import { createRegistry, type Unsubscribe } from './registry';
+import { claimSession, redactSessions } from './sessions';
 import {
   buildEmbedUrl,
-  compileOptions,
   filterUrlParameter,
   redactSession,
-  refuse,
   type AppLaunchOptions,
   type ChatLaunchOptions,
   type DashboardLaunchOptions,
+  type EmbedUrlOptions,
   type FilterValue,
 } from './url';
+
+export type { Unsubscribe } from './registry';
 
 /** What a `session` function may return: the session id, or generate-session's `{ sessionId }` body. */
 export type SessionResult = string | { sessionId: string };
@@ -42,14 +49,14 @@ export type SessionResult = string | { sessionId: string };
  * A session id, or a function that asks the host's backend for a fresh one.
  *
  * Sessions are single-use: the function is called once for every iframe load (first
- * mount and each `reload()`), never reused. Its `signal` aborts when the load is
- * superseded or the embed destroyed.
+ * mount, each `reload()`, each retry, each change of what is embedded), never reused. Its
+ * `signal` aborts when the load is superseded, times out or the embed is destroyed.
  */
 export type SessionSource = string | ((context: { signal: AbortSignal }) => SessionResult | Promise<SessionResult>);
 
 /** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
 export interface IframeOptions {
-  /** Accessible title of the iframe. @default 'Analytics dashboard' | 'Analytics chat' | 'Analytics app' */
+  /** Accessible title of the iframe. Changing it updates the current iframe. @default 'Analytics dashboard' | 'Analytics chat' | 'Analytics app' */
   title?: string;
   /** Permissions policy. @default 'fullscreen; clipboard-write' */
   allow?: string;
@@ -60,34 +67,83 @@ export interface IframeOptions {
   sandbox?: string;
   /** Referrer policy of the iframe request. */
   referrerPolicy?: ReferrerPolicy;
-  /** Native lazy loading. */
+  /**
+   * `'lazy'`: no session is minted and no iframe created until the container comes near the
+   * viewport (status `idle` until then); a hidden container waits. The iframe gets the same attribute.
+   * @default 'eager'
+   */
   loading?: 'eager' | 'lazy';
-  /** Class name(s) of the iframe. */
+  /** Class name(s) of the iframe. Changing it updates the current iframe. */
   className?: string;
-  /** Inline style of the iframe. @default 'border:0;width:100%;height:100%;display:block' */
+  /** Inline style of the iframe. Changing it updates the current iframe. @default 'border:0;width:100%;height:100%;display:block' */
   style?: string;
 }
 
-/** Something the SDK noticed and dropped, for debugging an integration. Never contains a session id. */
+/** Something the SDK noticed, dropped or did on its own, for debugging an integration. Never contains a session id. */
 export type Diagnostic =
   /** A message from our iframe's window whose origin is not the tenant origin (the frame navigated away). */
   | { kind: 'origin-mismatch'; origin: string }
   /** A message from our iframe that is not a valid event; `reason` says why. */
   | { kind: 'invalid-message'; reason: string }
   /** A host handler or state listener threw; other handlers still ran. */
-  | { kind: 'handler-error'; type: string; error: unknown };
+  | { kind: 'handler-error'; type: string; error: unknown }
+  /** A load failed with `error` and is tried again, with a fresh session, in `delay` ms: attempt `attempt` of `of`. */
+  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError };
+
+/** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
+export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
+/** Catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
+export type AnyEventHandler = (message: EventMessage | UnknownEventMessage) => void;
+/**
+ * One optional handler per event of the catalog (`onReady`, `onView`, `onNavigate`,
+ * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
+ * the validated payload and the envelope, plus `onEvent`, called with every valid event
+ * (including event types this SDK version does not know). Derived from the catalog.
+ */
+export type EventHandlerProps = { [K in EventName as EventPropName<K>]?: EventHandler<K> } & {
+  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
+  onEvent?: AnyEventHandler;
+};
+
+/**
+ * The state an embed is in that the host may set declaratively. Changing one of these on a
+ * mounted embed sends its action to the same iframe (no reload, no new session), and the
+ * value is brought back after every reload.
+ */
+export interface EmbedStateOptions {
+  /** Color scheme, sent as `set-color-scheme` right after `ready`. */
+  colorScheme?: ColorScheme;
+  /** Brand theme, sent as `set-theme` right after `ready`. */
+  theme?: EmbedTheme;
+  /** In-embed route, sent as `navigate` right after `ready`. */
+  path?: string;
+}
 
 /** Options shared by all surfaces. */
-export interface BaseEmbedOptions extends IframeOptions {
+export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, EventHandlerProps {
   /** The element to mount into, or a CSS selector for it. */
   container: HTMLElement | string;
   /** The tenant host or custom domain, e.g. `https://acme.platform.example`. Its origin is the only one trusted. */
   baseUrl: string | URL;
   /** Session id or a function minting a fresh one per load. Omit for private mode (dashboard, chat). */
   session?: SessionSource;
-  /** Milliseconds to wait for `ready` before entering the `timeout` error state; `0` waits forever. @default 30000 */
+  /**
+   * A session id minted while the page was rendered on the server, used for the first load only
+   * (later loads call `session`). Only on pages that are never cached or shared
+   * (`Cache-Control: private, no-store`): a session is single-use and belongs to one viewer.
+   */
+  initialSession?: string;
+  /**
+   * How many times a failed load (a fatal `error` from the embed, a ready timeout, a failed or
+   * timed-out session call) is tried again with a fresh session, with exponential backoff and
+   * jitter. Needs `session` to be a function. `false` turns it off. @default 3
+   */
+  retry?: number | false;
+  /** Milliseconds to wait for the `session` function before the load fails (and is retried). @default 15000 */
+  sessionTimeout?: number;
+  /** Milliseconds from the iframe's creation to `ready` before the load fails (and is retried); `0` waits forever. @default 30000 */
   readyTimeout?: number;
-  /** Receives what the SDK dropped and why. Without it, only throwing handlers are reported (console.error). */
+  /** Receives what the SDK dropped and why, and each retry. Without it, only throwing handlers are reported (console.error). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Logs mounts, events and actions; `true` uses `console.debug`. Session ids are redacted. @default false */
   debug?: boolean | ((...args: unknown[]) => void);
@@ -114,53 +170,30 @@ export interface EmbedOptionsMap {
   app: AppEmbedOptions;
 }
 
-/** Lifecycle status of an embed. `idle` is for adapters that have not mounted yet. */
+/** Lifecycle status of an embed. `idle`: not loading yet (a lazy embed out of view, or a binding not mounted). */
 export type EmbedStatus = 'idle' | 'loading' | 'ready' | 'error' | 'destroyed';
 
 /** An immutable snapshot of an embed's state; a new object on every change. */
 export interface EmbedState {
   status: EmbedStatus;
-  /** The error of the `error` status, else `null`. */
+  /** The error of the `error` status (its message says the cause and the fix), else `null`. */
   error: EmbedError | null;
   /** The `ready` payload of the current load, else `null`. */
   ready: ReadyPayload | null;
 }
 
-/** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
-export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
-/** Catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
-export type AnyEventHandler = (message: EventMessage | UnknownEventMessage) => void;
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-
-/** The handler prop of an event in framework bindings: `dashboard-loaded` → `onDashboardLoaded`. */
-export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
-
-/**
- * One optional handler per event of the catalog (`onReady`, `onView`, `onNavigate`,
- * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
- * the validated payload and the envelope, plus `onEvent`, called with every valid event
- * (including event types this SDK version does not know). Derived from the catalog.
- */
-export type EventHandlerProps = { [K in EventName as EventPropName<K>]?: EventHandler<K> } & {
-  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
-  onEvent?: AnyEventHandler;
-};
-
 /** What a framework binding takes: the surface, that surface's options (without `container`) and `on<Event>` handlers. */
-export type EmbedBindingOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'> & EventHandlerProps;
+export type EmbedBindingOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'>;
 
-/** Removes the handler or listener it was returned for. */
-export type Unsubscribe = () => void;
-
-/** The handle of a mounted embed. */
+/** The handle of an embed: one controller for the embed's whole life, stable across reloads. */
 export interface EmbedHandle<S extends Surface = Surface> {
   /** The embedded surface. */
   readonly surface: S;
   /** The tenant origin: the only origin messages are accepted from and posted to. */
   readonly origin: string;
-  /** The current iframe, or `null` while a session is fetched and after destroy. */
+  /** The current iframe, or `null` while a session is fetched, before a lazy embed is seen and after destroy. */
   readonly iframe: HTMLIFrameElement | null;
-  /** Resolves with the `ready` payload of the current load; rejects when the load fails or the embed is destroyed first. */
+  /** Resolves with the `ready` payload of the current load; rejects when the load fails for good or the embed is destroyed first. */
   readonly ready: Promise<ReadyPayload>;
   /** The error of the `error` status, else `null`. */
   readonly error: EmbedError | null;
@@ -168,6 +201,25 @@ export interface EmbedHandle<S extends Surface = Surface> {
   getState(): EmbedState;
   /** Calls `listener` after every state change. */
   subscribe(listener: (state: EmbedState) => void): Unsubscribe;
+  /**
+   * Changes options of the mounted embed. What a change means is decided per option:
+   * - what is embedded (`baseUrl`, ids, launch options without an action such as
+   *   `allowExport`, `timeGrains`, `sandbox`, `allow`, `container`, a session id string):
+   *   reload in a new iframe with a fresh session;
+   * - state with an action (`colorScheme`, `theme`, `locale`, `filters`, `path`): sent to the same
+   *   iframe; a filter removed from `filters` reloads (no action clears one);
+   * - handlers, the `session` function, `onDiagnostic`, `debug`, timeouts, `retry`: swapped, used from the next event or load;
+   * - `title`, `className`, `style`: applied to the current iframe.
+   *
+   * Options not named are kept; an option set to `undefined` is removed. Checked first: an
+   * invalid update throws and changes nothing.
+   * @example
+   * ```ts
+   * dashboard.update({ colorScheme: 'dark', filters: { 'orders.status': { value: 'open' } } }); // no reload
+   * dashboard.update({ publicId: 'costs' }); // a new iframe; scheme and filters come along
+   * ```
+   */
+  update(options: Partial<EmbedOptionsMap[S]>): void;
   /**
    * Adds a typed event handler (short name `'view'` or full `'platform:event:view'`), or a
    * catch-all with `'*'`. A `ready` handler added after ready is called at once.
@@ -190,27 +242,28 @@ export interface EmbedHandle<S extends Surface = Surface> {
   /**
    * Sends an action. The payload is validated first (an invalid one throws and nothing is
    * sent); before `ready` actions are queued and flushed in order once the embed is ready.
+   * Actions that set state (scheme, theme, locale, filter, path) are kept and brought back after every reload.
    * @throws {EmbedError} `invalid-action`, or `destroyed` after {@link EmbedHandle.destroy}.
    */
   send<K extends ActionName>(type: K | ActionType<K>, ...payload: ActionArgs<K>): void;
-  /** Switches the color scheme (`auto` follows the viewer's OS). Re-applied after a reload. */
+  /** Switches the color scheme (`auto` follows the viewer's OS). Kept across reloads. */
   setColorScheme(scheme: ColorScheme): void;
-  /** Applies a brand theme. Re-applied after a reload. */
+  /** Applies a brand theme. Kept across reloads. */
   setTheme(theme: EmbedTheme): void;
-  /** Switches the UI language. Re-applied after a reload. */
+  /** Switches the UI language. Kept across reloads. */
   setLocale(locale: string): void;
-  /** Pushes a filter into a dashboard, built with {@link filterUrlParameter}. */
+  /** Pushes a filter into a dashboard, built with {@link filterUrlParameter}. Kept across reloads. */
   setFilter(view: string, dimension: string, value: FilterValue): void;
   /** Pushes a filter given as a ready-made `f_<view>.<dimension>=<JSON>` string. */
   setFilter(filterUrlParameter: string): void;
-  /** Navigates to an in-embed path. */
+  /** Navigates to an in-embed path. Kept across reloads (as is the last path the embed reports). */
   navigate(path: string): void;
   /** Re-runs the embed's queries. */
   refresh(): void;
   /**
    * Loads the embed again in a new iframe with a fresh session (from the `session`
-   * function, or the one passed here). Queued actions are kept; the last color scheme,
-   * theme and locale are applied again.
+   * function, or the one passed here), and resets the retry count. Queued actions are kept;
+   * the host state (scheme, theme, locale, filters, path) comes back.
    * @returns the new load's `ready` promise.
    */
   reload(session?: string): Promise<ReadyPayload>;
@@ -218,85 +271,102 @@ export interface EmbedHandle<S extends Surface = Surface> {
   destroy(): void;
 }
 
-const STICKY: string[] = /* @__PURE__ */ ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
-// Session ids used on this page, with when: a session is single-use, across all embeds. It is
-// also valid for 5 minutes only, so ids older than 10 minutes are forgotten (memory stays bounded
-// on a page that reloads its embeds all day; the platform refuses such an id anyway).
-const USED = new Map<string, number>();
-const FORGET_AFTER = 600000;
-const ATTRIBUTES = ['title', 'allow', 'referrerPolicy', 'loading', 'className'] as const;
-const noop = () => {};
-// The controller's own options, in the descriptor language of the protocol (the URL builder checks the rest).
-const checkOptions = /* @__PURE__ */ compileOptions({
-  session: 'non-empty string|function?',
-  sandbox: 'string with allow-scripts and allow-same-origin?',
-  readyTimeout: 'number>=0?',
-  debug: 'boolean|function?',
-  onDiagnostic: 'function?',
-});
+type Options = BaseEmbedOptions & DashboardEmbedOptions & { [key: string]: unknown };
 
-// A handler and whether it runs once. Lists are copy-on-write: dispatch iterates the current
-// array without copying it, and a change made during a dispatch builds a new one for the next event.
-type Entry = [fn: Function, once?: boolean];
-const NONE: readonly Entry[] = [];
+const noop = () => {};
+// The first retry waits 250-500 ms, then twice as long each time (full range halved: jitter
+// spreads the retries of many embeds that failed together).
+const RETRY_BASE = 500;
+// How far outside the viewport a lazy embed starts loading: its session and frame are ready by
+// the time it scrolls in, without minting sessions for embeds far below the fold.
+const LAZY_MARGIN = '300px';
+// setTimeout's longest wait (about 24.8 days); longer is forever, like 0.
+const clampTimeout = (ms: number) => Math.min(ms, 2 ** 31 - 1) % (2 ** 31 - 1);
+// Options are compared by value where a framework re-creates them on every render: objects
+// (whatever their key order, with a property list replacer of the sorted keys), URLs.
+const stable = (value: unknown) => {
+  const keys: string[] = [];
+  JSON.stringify(value, (key, v: unknown) => (keys.push(key), v));
+  return JSON.stringify(value, keys.sort());
+};
+const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (a instanceof URL || b instanceof URL ? String(a) == String(b) : isPlainObject(a) && isPlainObject(b) && stable(a) == stable(b));
+const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
 
 /**
- * Mounts an embed of any surface. Prefer {@link embedDashboard}, {@link embedChat} and {@link embedApp}.
+ * Creates the controller of an embed of any surface and starts its first load. Prefer
+ * {@link embedDashboard}, {@link embedChat} and {@link embedApp}.
  * @throws {EmbedError} synchronously for unusable options (`invalid-option`, `no-container`, `no-dom`).
  */
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
-  const o = options as DashboardEmbedOptions & AppEmbedOptions;
   const error = (code: EmbedErrorCode, text: string, cause?: unknown) => new EmbedError(code, text, { cause });
-  if (typeof document == 'undefined') throw error(ErrorCode.NoDom, 'mount in the browser (e.g. in an effect), not during server rendering');
-  const origin = normalizeBaseUrl(o.baseUrl);
-  const source = o.session;
-  refuse(checkOptions(o as unknown as Record<string, unknown>));
-  // Read once; longer than setTimeout can wait (about 24.8 days) is forever, like 0.
-  const timeout = Math.min(o.readyTimeout ?? 30000, 2 ** 31 - 1) % (2 ** 31 - 1);
-  // Built once now with a placeholder session, so a bad launch option throws here, not at load.
-  buildEmbedUrl(surface, { ...o, session: source && '-' });
-  const container = typeof o.container == 'string' ? document.querySelector<HTMLElement>(o.container) : o.container;
-  if (!container?.appendChild)
-    throw error(ErrorCode.NoContainer, `container ${String(o.container)} not found: pass an element or a selector`);
+  if (typeof document == 'undefined')
+    throw error(ErrorCode.NoDom, __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
 
-  // Session ids seen on this page never reach a log line or an error message.
-  // This embed's current session id: redacted for the embed's whole life, even once forgotten by USED.
-  let current = '';
-  const redact = (text: string) => {
-    for (const id of [current, ...USED.keys()]) if (id) text = text.split(id).join('[redacted]');
-    return redactSession(text);
-  };
-  const log = o.debug === true ? console.debug.bind(console, '[platform-embed]') : o.debug || noop;
-  // Event handlers by short name, and state listeners under ' state' (no event has that name).
-  const handlers = new Map<string, readonly Entry[]>();
-  const sticky = new Map<string, ActionMessage>();
-  let queue: ActionMessage[] = [];
-  let state: EmbedState = { status: 'loading', error: null, ready: null };
-  let iframe: HTMLIFrameElement | null = null;
-  let win: Window | null = null;
-  let readyMessage: EventMessage<'ready'> | undefined;
-  let loads = 0;
-  let abort: AbortController | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let ready: Promise<ReadyPayload>;
-  let settle: [(p: ReadyPayload) => void, (e: EmbedError) => void];
-
-  const add = (name: string, fn: Function, once?: boolean) => {
-    const list = handlers.get(name) ?? [];
-    // The same function twice is one handler (as with addEventListener); its last `once` wins, in place.
-    handlers.set(name, list.some((e) => e[0] === fn) ? list.map((e) => (e[0] === fn ? [fn, once] : e)) : [...list, [fn, once]]);
-    return () => remove(name, fn);
-  };
-  const remove = (name: string, fn: Function) => {
-    const list = handlers.get(name);
-    if (list?.some((e) => e[0] === fn))
-      handlers.set(
-        name,
-        list.filter((e) => e[0] !== fn),
+  let o = {} as Options;
+  let origin = '';
+  let container!: HTMLElement;
+  // Checks `next` whole before anything changes: a refused option throws and leaves the embed as it was.
+  const configure = (next: Options) => {
+    if (__DEV__) checkOptions(surface, next);
+    const nextOrigin = normalizeBaseUrl(next.baseUrl);
+    const box = typeof next.container == 'string' ? document.querySelector<HTMLElement>(next.container) : next.container;
+    if (!box?.appendChild)
+      throw error(
+        ErrorCode.NoContainer,
+        __DEV__ ? `container ${String(next.container)} not found: pass an element or a selector` : 'container',
       );
+    return () => {
+      o = next;
+      origin = nextOrigin;
+      container = box;
+    };
+  };
+  configure({ ...options } as Options)();
+
+  const host: HostState = { filters: {} };
+  const queue = createActionQueue(host);
+  let state: EmbedState = { status: 'idle', error: null, ready: null };
+  let frame: Frame | null = null;
+  let readyMessage: EventMessage<'ready'> | undefined;
+  // This embed's current session id: redacted for the embed's whole life, even once the page forgot it.
+  let current = '';
+  // A session to use before calling the `session` function: `initialSession`, or the one given to reload().
+  let given = o.initialSession;
+  // Whether a used `given` id may be replaced by a fresh one: yes for initialSession (a restored page), not for reload(id).
+  let replaceable = true;
+  let attempt = 0;
+  let seen = false;
+  // Every load, retry and destroy bumps it: async work of an older attempt sees it changed and stops.
+  let loads = 0;
+  // What the current attempt must undo when it ends: timers, observers, listeners, the session call.
+  const scope = new Set<() => void>();
+  const later = (undo: () => void) => (scope.add(undo), () => scope.delete(undo));
+  const stop = () => {
+    loads++;
+    scope.forEach((undo) => undo());
+    scope.clear();
+  };
+  let ready!: Promise<ReadyPayload>;
+  let settle: ((payload: ReadyPayload | null, failure?: EmbedError) => void) | undefined;
+  // One promise per stretch of loading: reloads and retries before it settles share it.
+  const expect = () => {
+    if (!settle) {
+      ready = new Promise(
+        (resolve, reject) => (settle = (payload, failure) => ((settle = undefined), failure ? reject(failure) : resolve(payload!))),
+      );
+      ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
+    }
+  };
+
+  const redact = (text: string) => redactSessions(text, current);
+  const log = (...args: unknown[]) => {
+    const debug = o.debug;
+    if (debug) (debug === true ? console.debug.bind(console, '[platform-embed]') : debug)(...args);
   };
   const diagnose = (d: Diagnostic) => {
-    log('dropped', d);
+    log(d.kind, d);
     try {
       if (o.onDiagnostic) return o.onDiagnostic(d);
     } catch (error) {
@@ -305,41 +375,59 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     if (d.kind == 'handler-error') console.error('[platform-embed] handler threw', d.error);
   };
   // A host's bug stays the host's: a throwing handler is reported, the others still run.
-  const call = (fn: Function, type: string, first: unknown, second?: unknown) => {
+  const call = (fn: Function | undefined, type: string, args: unknown[]) => {
     try {
-      fn(first, second);
+      fn?.(...args);
     } catch (error) {
       diagnose({ kind: 'handler-error', type, error });
     }
   };
-  const emit = (name: string, first: unknown, message: EventMessage | UnknownEventMessage) => {
-    for (const [fn, once] of handlers.get(name) ?? NONE) {
-      if (once) remove(name, fn);
-      call(fn, message.type, first, message);
-    }
+  // Handlers get (payload, message) or, the catch-all, (message): the message is the last argument.
+  const events = createRegistry((fn, args) => call(fn, (args.at(-1) as EventMessage).type, args));
+  const listeners = createRegistry((fn, args) => call(fn, 'state', args));
+  const emit = (name: string, args: unknown[], prop: string) => {
+    events.emit(name, args);
+    call(o[prop] as Function | undefined, (args.at(-1) as EventMessage).type, args);
   };
-  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) => {
-    const next = (state = { status, error, ready: payload });
+  const set = (status: EmbedStatus, failure: EmbedError | null = null, payload: ReadyPayload | null = null) => {
+    const next = (state = { status, error: failure, ready: payload });
     // A listener that changed the state re-entrantly has had every listener told the newer
     // state: the rest of this, outdated, notification is dropped.
-    for (const [fn] of handlers.get(' state') ?? NONE) if (state === next) call(fn, 'state', next);
-  };
-  const fail = (error: EmbedError) => {
-    clearTimeout(timer);
-    log(error.message);
-    set('error', error);
-    settle[1](error);
+    listeners.emit('state', [next], () => state === next);
   };
   const post = (message: ActionMessage) => {
     message.timestamp = Date.now();
-    if (STICKY.includes(message.type)) sticky.set(message.type, message);
     log('action', message.type);
-    win!.postMessage(message, origin);
+    frame!.window.postMessage(message, origin);
   };
-  const unmount = () => {
-    if (win) unlisten(win);
-    iframe?.remove();
-    iframe = win = null;
+
+  // Fails the current attempt. A failure a fresh session can cure is tried again while attempts remain.
+  const fail = (failure: EmbedError, renewable?: boolean) => {
+    stop();
+    const max = o.retry === false ? 0 : (o.retry ?? 3);
+    if (renewable && typeof o.session == 'function' && attempt < max) {
+      const delay = Math.round(RETRY_BASE * 2 ** attempt++ * (0.5 + Math.random() / 2));
+      diagnose({ kind: 'retry', attempt, of: max, delay, error: failure });
+      if (state.status != 'loading') {
+        expect();
+        set('loading');
+      }
+      const timer = setTimeout(() => whenUp(start), delay);
+      later(() => clearTimeout(timer));
+    } else {
+      log(failure.message);
+      set('error', failure);
+      settle?.(null, failure);
+    }
+  };
+  // Offline, a retry waits for the network; in a hidden tab, for the tab to be shown.
+  const whenUp = (go: () => void) => {
+    const [target, type] =
+      navigator.onLine === false ? [window, 'online'] : document.visibilityState == 'hidden' ? [document, 'visibilitychange'] : [];
+    if (!target) return go();
+    const on = () => (target.removeEventListener(type!, on), whenUp(go));
+    target.addEventListener(type!, on);
+    later(() => target.removeEventListener(type!, on));
   };
 
   // Called only for messages whose event.source is our iframe's window (see listener.ts).
@@ -352,108 +440,210 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const name = message.type.slice(EVENT_PREFIX.length);
     log('event', message.type);
     if (result.known) {
+      const payload = message.payload as EventMap[EventName] & { path?: string; fatal?: boolean; message?: string };
       if (name == 'ready') {
-        clearTimeout(timer);
+        stop();
+        attempt = 0;
         readyMessage = message as EventMessage<'ready'>;
-        // Queued actions go out before any ready handler or state listener runs, so an
-        // action sent from one of those cannot overtake them.
-        queue.splice(0).forEach(post);
+        // The host state and the queued actions go out before any ready handler or state
+        // listener runs, so an action sent from one of those cannot overtake them.
+        queue.drain().forEach(post);
         set('ready', null, readyMessage.payload);
-        settle[0](readyMessage.payload);
-      } else if (name == 'error' && (message as EventMessage<'error'>).payload.fatal)
-        fail(error(ErrorCode.Fatal, `the embed failed: ${redact((message as EventMessage<'error'>).payload.message)}`));
-      emit(name, message.payload, message);
+        settle?.(readyMessage.payload);
+      } else if (name == 'error' && payload.fatal)
+        fail(error(ErrorCode.Fatal, `the embed failed: ${redact(payload.message!)}${renewHint()}`), true);
+      // The viewer's place, brought back after a reload.
+      else if (name == 'view' || name == 'navigate') host.path = payload.path;
+      emit(name, [payload, message], PROPS.get(name)!);
     }
-    emit('*', message, message);
+    emit('*', [message], 'onEvent');
+  };
+  // Why a failure a fresh session would cure was not retried.
+  const renewHint = () =>
+    typeof o.session == 'function' ? '' : __DEV__ ? '; a session id string cannot be renewed: pass session as a function' : '';
+
+  // Whether the current attempt waits for the `session` function: its failure is renewable.
+  let calling = false;
+  // Gets this load's session id: one given (initialSession, reload(id)) first, else from `session`.
+  const getSession = async (signal: AbortSignal): Promise<string | undefined> => {
+    const source = o.session;
+    let id: SessionResult | undefined = given;
+    given = undefined;
+    const used = () =>
+      error(ErrorCode.Session, `session already used: sessions are single-use${renewHint() || ', return a fresh one for every call'}`);
+    if (id !== undefined) {
+      if (claimSession(id)) return (current = id);
+      // An initialSession already used on this page (a restored page) is replaced by a fresh one, if we can mint one.
+      if (!replaceable || typeof source != 'function') throw used();
+    }
+    if (typeof source == 'function') {
+      const ms = clampTimeout(o.sessionTimeout ?? 15000);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      calling = true;
+      id = await new Promise<SessionResult>((resolve, reject) => {
+        if (ms) timer = setTimeout(() => reject(error(ErrorCode.Session, `the session function did not answer within ${ms} ms`)), ms);
+        // A function that throws at once fails like one that rejects.
+        new Promise<SessionResult>((r) => r(source({ signal }))).then(resolve, (e: unknown) =>
+          reject(e instanceof EmbedError ? e : error(ErrorCode.Session, `session function failed: ${redact(String(e))}`, e)),
+        );
+      }).finally(() => clearTimeout(timer));
+      calling = false;
+      if (isPlainObject(id)) id = id.sessionId;
+    } else if ((id = source) === undefined) return id; // private mode
+    // Not renewable: a used id, or none, is the host's bug, which another call would repeat.
+    if (typeof id != 'string' || !id.trim()) throw error(ErrorCode.Session, 'no session id: return the sessionId of generate-session');
+    if (!claimSession(id)) throw used();
+    return (current = id);
   };
 
-  const load = (override?: string): Promise<ReadyPayload> => {
-    const id = ++loads;
-    const session = override ?? source;
-    abort?.abort();
-    clearTimeout(timer);
-    unmount();
+  // One attempt: a fresh session, a new iframe, and the watch for ready, timeout and CSP.
+  const start = async () => {
+    stop();
+    frame?.remove();
+    frame = null;
     readyMessage = undefined;
-    // What the host set before stays set: replayed first, before anything newly queued
-    // (a Set, so that reloading twice before ready does not replay it twice).
-    queue = [...new Set([...sticky.values(), ...queue])];
-    const previous = settle;
-    ready = new Promise<ReadyPayload>((...fns) => (settle = fns));
-    // Whoever awaits the superseded load's `ready` gets this load's outcome instead.
-    previous?.[0](ready as unknown as ReadyPayload);
-    ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
-    if (state.status != 'loading') set('loading');
-    const { signal } = (abort = new AbortController());
-    (async () => {
-      // Yield once first: a mount undone in the same tick (React StrictMode) never mints a session.
+    const id = loads;
+    const abort = new AbortController();
+    later(() => abort.abort());
+    try {
+      // Yield twice first: a mount undone in the same task, at once or by a binding's unmount
+      // deferred one microtask (see binding.ts), never mints a session.
+      await 0;
       await 0;
       if (id != loads) return;
-      let sid: SessionResult | undefined = typeof session == 'function' ? await session({ signal }) : session;
+      const session = await getSession(abort.signal);
       if (id != loads) return;
-      if (typeof sid == 'object' && sid) sid = sid.sessionId;
-      // A monotonic clock: a wall clock moved forward (sleep, NTP) must not forget ids early.
-      const now = performance.now();
-      // Oldest first (insertion order): stop at the first id still within its lifetime.
-      for (const [used, at] of USED)
-        if (now - at > FORGET_AFTER) USED.delete(used);
-        else break;
-      if (session !== undefined && (typeof sid != 'string' || !sid.trim() || USED.has(sid)))
-        throw error(
-          ErrorCode.Session,
-          USED.has(sid as string)
-            ? 'session already used: sessions are single-use, pass a function that mints one per load'
-            : 'no session id: return the sessionId of generate-session',
-        );
-      if (sid) USED.set((current = sid), now);
-      const url = buildEmbedUrl(surface, { ...o, session: sid });
-      const frame = (iframe = document.createElement('iframe'));
-      const attributes = { title: `Analytics ${surface}`, allow: 'fullscreen; clipboard-write', ...o };
-      for (const name of ATTRIBUTES) if (attributes[name]) (frame as unknown as Record<string, unknown>)[name] = attributes[name];
-      if (o.sandbox !== undefined) frame.setAttribute('sandbox', o.sandbox);
-      frame.style.cssText = o.style ?? 'border:0;width:100%;height:100%;display:block';
-      frame.src = url;
-      container.appendChild(frame);
-      if (!(win = frame.contentWindow)) {
-        unmount();
-        throw error(ErrorCode.NoContainer, 'the container is not in the document');
-      }
-      listen(win, receive);
+      const url = buildEmbedUrl(surface, { ...(o as EmbedUrlOptions), ...queue.url(), session });
+      // The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
+      const blocked = (e: SecurityPolicyViolationEvent) => {
+        let from = '';
+        try {
+          from = new URL(e.blockedURI).origin;
+        } catch {}
+        if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
+          fail(
+            error(
+              ErrorCode.Blocked,
+              `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`,
+            ),
+          );
+      };
+      document.addEventListener('securitypolicyviolation', blocked);
+      later(() => document.removeEventListener('securitypolicyviolation', blocked));
+      const mounted = (frame = mountFrame(container, url, o, surface, receive));
       log('mount', redactSession(url));
-      if (timeout) timer = setTimeout(() => fail(error(ErrorCode.Timeout, 'no ready from the embed: check baseUrl and ids')), timeout);
-    })().catch((e: unknown) => {
-      if (id == loads) fail(e instanceof EmbedError ? e : error(ErrorCode.Session, `session function failed: ${redact(String(e))}`, e));
-    });
-    return ready;
+      const ms = clampTimeout(o.readyTimeout ?? 30000);
+      if (ms) {
+        const what = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
+        const timer = setTimeout(
+          () =>
+            fail(
+              error(
+                ErrorCode.Timeout,
+                mounted.loaded
+                  ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${what} is wrong`
+                  : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`,
+              ),
+              true,
+            ),
+          ms,
+        );
+        later(() => clearTimeout(timer));
+      }
+    } catch (e) {
+      // A session call that failed or timed out is renewable; a refused session or a missing container is not.
+      if (id == loads) fail(e as EmbedError, calling);
+      calling = false;
+    }
+  };
+
+  // A new load: once a lazy embed is (near) in view, mount with a fresh session.
+  const load = () => {
+    stop();
+    expect();
+    const go = () => {
+      seen = true;
+      if (state.status != 'loading') set('loading');
+      start();
+    };
+    if (seen || o.loading != 'lazy' || typeof IntersectionObserver == 'undefined') return go();
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && go(), { rootMargin: LAZY_MARGIN });
+    observer.observe(container);
+    later(() => observer.disconnect());
   };
 
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
   const on = (type: string, fn: Function, once?: boolean): Unsubscribe => {
     const name = nameOf(type);
-    refuse(
-      name != '*' && !isEventName(name)
-        ? `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`
-        : typeof fn != 'function' && `"${type}" handler must be a function`,
-    );
+    if (__DEV__ && name != '*' && !isEventName(name))
+      throw error(ErrorCode.InvalidOption, `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`);
+    if (__DEV__ && typeof fn != 'function') throw error(ErrorCode.InvalidOption, `"${type}" handler must be a function`);
     // `ready` is sticky: a late handler is called at once with the current load's payload.
     if (name == 'ready' && readyMessage) {
-      call(fn, readyMessage.type, readyMessage.payload, readyMessage);
+      call(fn, readyMessage.type, [readyMessage.payload, readyMessage]);
       if (once) return noop;
     }
-    return state.status == 'destroyed' ? noop : add(name, fn, once);
+    return state.status == 'destroyed' ? noop : events.add(name, fn, once);
   };
 
+  const destroyed = (what: string) => error(ErrorCode.Destroyed, __DEV__ ? `cannot ${what} after destroy()` : what);
   const send = (type: string, payload?: unknown) => {
-    if (state.status == 'destroyed') throw error(ErrorCode.Destroyed, `cannot send "${String(type)}" after destroy()`);
+    if (state.status == 'destroyed') throw destroyed(`send "${String(type)}"`);
     const message = (createAction as (t: string, p?: unknown) => ActionMessage)(type, payload);
+    // State-setting actions are kept in the host state (replayed at ready), the others queued.
+    const kept = queue.record(message);
     if (state.status == 'ready') post(message);
-    else queue.push(message);
+    else if (!kept) queue.push(message);
+  };
+
+  const update = (partial: Partial<Options>) => {
+    if (state.status == 'destroyed') throw destroyed('update');
+    const previous = o;
+    const next = { ...o, ...partial } as Options;
+    const commit = configure(next);
+    let reload = false;
+    const removed: string[] = [];
+    const actions: ActionMessage[] = [];
+    const act = (name: ActionName, payload: unknown) =>
+      actions.push((createAction as (t: string, p?: unknown) => ActionMessage)(name, payload));
+    for (const key in partial) {
+      const before = previous[key] as Record<string, FilterValue> | undefined;
+      const after = next[key] as Record<string, FilterValue> | undefined;
+      if (same(before, after)) continue;
+      const change = CHANGES[key];
+      if (change === RELOAD || (key == 'session' && typeof after == 'string') || (key == 'loading' && state.status == 'idle'))
+        reload = true;
+      else if (key == 'filters') {
+        // A changed or added filter is an action; a removed one needs a reload (no action clears a filter).
+        for (const member in before) if (!(after && member in after)) removed.push(member);
+        for (const member in after)
+          if (!same(before?.[member], after[member]))
+            act('set-filter', { filterUrlParameter: `f_${member}=${JSON.stringify(after[member])}` });
+      } else if (change && change !== PRESENT && after !== undefined) act(change[0], change[1] ? { [change[1]]: after } : after);
+    }
+    // Everything is checked (options and action payloads): only now does anything change.
+    commit();
+    // Another dashboard or app: the viewer's place in the old one means nothing there.
+    if (['baseUrl', 'publicId', 'deploymentId'].some((key) => !same(previous[key], next[key]))) host.path = next.path;
+    if (removed[0]) {
+      host.filters = Object.fromEntries(Object.entries(host.filters).filter(([member]) => !removed.includes(member)));
+      reload = true;
+    }
+    if (reload) {
+      actions.forEach(queue.record);
+      return load();
+    }
+    actions.forEach((message) => send(message.type, message.payload));
+    if (frame) present(frame.iframe, o, surface);
   };
 
   const handle: EmbedHandle<S> = {
     surface,
-    origin,
+    get origin() {
+      return origin;
+    },
     get iframe() {
-      return iframe;
+      return frame?.iframe ?? null;
     },
     get ready() {
       return ready;
@@ -462,10 +652,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       return state.error;
     },
     getState: () => state,
-    subscribe: (listener) => add(' state', listener),
+    subscribe: (listener) => listeners.add('state', listener),
+    update: update as EmbedHandle<S>['update'],
     on: (type: string, fn: Function) => on(type, fn),
     once: (type: string, fn: Function) => on(type, fn, true),
-    off: (type: string, fn: Function) => remove(nameOf(type), fn),
+    off: (type: string, fn: Function) => events.remove(nameOf(type), fn),
     send: send as EmbedHandle<S>['send'],
     setColorScheme: (scheme) => send('set-color-scheme', { scheme }),
     setTheme: (theme) => send('set-theme', theme),
@@ -474,22 +665,34 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       send('set-filter', { filterUrlParameter: dimension === undefined ? view : filterUrlParameter(view, dimension, value!) }),
     navigate: (path) => send('navigate', { path }),
     refresh: () => send('refresh'),
-    reload: (session) =>
-      state.status == 'destroyed' ? Promise.reject(error(ErrorCode.Destroyed, 'cannot reload after destroy()')) : load(session),
+    reload(session) {
+      if (state.status == 'destroyed') return Promise.reject(destroyed('reload'));
+      attempt = 0;
+      given = session;
+      replaceable = false;
+      load();
+      return ready;
+    },
     destroy() {
       if (state.status == 'destroyed') return;
-      loads++;
-      abort?.abort();
-      clearTimeout(timer);
-      unmount();
+      stop();
+      frame?.remove();
+      frame = null;
       readyMessage = undefined;
-      queue = [];
-      sticky.clear();
-      settle[1](error(ErrorCode.Destroyed, 'destroyed before ready'));
+      queue.clear();
+      settle?.(null, destroyed('wait for ready'));
       set('destroyed');
-      handlers.clear();
+      events.clear();
+      listeners.clear();
     },
   };
+  // The declarative state options are the first host state: validated as actions, kept for every load.
+  for (const key of ['colorScheme', 'theme', 'locale', 'path'] as const) {
+    const change = CHANGES[key] as [ActionName, string?];
+    if (o[key] !== undefined)
+      queue.record((createAction as (t: string, p?: unknown) => ActionMessage)(change[0], change[1] ? { [change[1]]: o[key] } : o[key]));
+  }
+  host.filters = { ...o.filters };
   load();
   return handle;
 }

@@ -15,8 +15,10 @@ export const ErrorCode = {
   Session: 'session',
   /** The embed reported a fatal error (for example an expired or reused session). */
   Fatal: 'fatal',
-  /** The embed did not report `ready` within `readyTimeout` milliseconds. */
+  /** The embed did not report `ready` within `readyTimeout` milliseconds; the message says whether the frame loaded. */
   Timeout: 'timeout',
+  /** The page's Content-Security-Policy blocked the frame; the message names the directive and the origin to allow. */
+  Blocked: 'blocked',
   /** The embed was destroyed; the pending operation was abandoned. */
   Destroyed: 'destroyed',
 } as const;

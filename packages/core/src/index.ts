@@ -8,9 +8,14 @@
 export { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
 export { normalizeBaseUrl } from './origin';
 export {
+  LAUNCH_OPTIONS,
   buildEmbedUrl,
   filterUrlParameter,
   redactSession,
+  type LaunchOptionName,
+  type LaunchOptionSpec,
+  type LaunchOptionsOf,
+  type OptionKind,
   type AppLaunchOptions,
   type ChatLaunchOptions,
   type CommonLaunchOptions,
@@ -32,6 +37,7 @@ export {
   SURFACES,
   checkPayload,
   createAction,
+  eventProp,
   isPlainObject,
   parseMessage,
   type ActionArgs,
@@ -44,8 +50,10 @@ export {
   type EventMap,
   type EventMessage,
   type EventName,
+  type EventPropName,
   type EventType,
   type FieldDescriptor,
+  type KindName,
   type FilterUrlParameter,
   type KindTypes,
   type ParseResult,
@@ -55,7 +63,7 @@ export {
   type Surface,
   type UnknownEventMessage,
 } from './protocol';
-export { embedKey } from './embedKey';
+export { type HostState } from './actionQueue';
 export { listenerCount } from './listener';
 export {
   createEmbed,
@@ -75,9 +83,10 @@ export {
   type EmbedStatus,
   type EventHandler,
   type EventHandlerProps,
-  type EventPropName,
+  type EmbedStateOptions,
   type IframeOptions,
   type SessionResult,
   type SessionSource,
   type Unsubscribe,
 } from './embed';
+export { IDLE, createBinding, type BindingOptions, type EmbedBinding } from './binding';

@@ -27,11 +27,13 @@ export function normalizeBaseUrl(baseUrl: string | URL): string {
   if (!url || !(url.protocol == 'https:' || (url.protocol == 'http:' && LOOPBACK.test(url.hostname))) || url.username || url.password)
     throw new EmbedError(
       ErrorCode.InvalidOption,
-      `baseUrl must be your tenant's https:// address (http:// only on localhost, no credentials), e.g. "https://acme.platform.example"; got ${JSON.stringify(
-        String(baseUrl)
-          .replace(/\/\/[^/?#]*@/, '//')
-          .slice(0, 80),
-      )}`,
+      !__DEV__
+        ? 'baseUrl'
+        : `baseUrl must be your tenant's https:// address (http:// only on localhost, no credentials), e.g. "https://acme.platform.example"; got ${JSON.stringify(
+            String(baseUrl)
+              .replace(/\/\/[^/?#]*@/, '//')
+              .slice(0, 80),
+          )}`,
     );
   return url.origin;
 }

@@ -99,6 +99,7 @@ export const KINDS: Record<string, (v: any) => unknown> = {
 /** Maps each kind name of a field descriptor to its TypeScript type. */
 export interface KindTypes {
   string: string;
+  object: Record<string, unknown>;
   'non-empty string': string;
   number: number;
   'integer>=0': number;
@@ -112,10 +113,16 @@ export interface KindTypes {
 /** A `filterUrlParameter`: `f_<semantic_view>.<dimension>=<JSON>`. Build one with `filterUrlParameter()`. */
 export type FilterUrlParameter = `f_${string}.${string}=${string}`;
 
-/** A field descriptor: an enum of literals, or kind names joined by `|`, optionally ending in `?`. */
-export type FieldDescriptor = string | readonly (string | number | boolean)[];
+/** The kind names of the protocol's descriptors (the keys of {@link KindTypes}). */
+export type KindName = keyof KindTypes;
+type Alternatives<K extends string> = K | `${K}|${K}`;
+/**
+ * A field descriptor: an enum of literals, or one or two kind names joined by `|`, optionally
+ * ending in `?`. Typed, so a typo (`'strng?'`) is a compile error, not a `TypeError` at run time.
+ */
+export type FieldDescriptor<K extends string = KindName> = readonly (string | number | boolean)[] | Alternatives<K> | `${Alternatives<K>}?`;
 /** A payload schema: field name to descriptor. */
-export type Schema = { readonly [field: string]: FieldDescriptor };
+export type Schema<K extends string = KindName> = { readonly [field: string]: FieldDescriptor<K> };
 
 type KindsOf<S> = S extends `${infer A}|${infer B}` ? KindsOf<A> | KindsOf<B> : S extends keyof KindTypes ? KindTypes[S] : never;
 type FieldType<D> = D extends readonly (infer E)[] ? E : D extends `${infer K}?` ? KindsOf<K> : KindsOf<D>;
@@ -145,6 +152,13 @@ export type ActionMap = { [K in ActionName]: PayloadOf<(typeof ACTION_SCHEMAS)[K
 export type EventType<K extends EventName = EventName> = `${typeof EVENT_PREFIX}${K}`;
 /** A full action type string such as `platform:action:refresh`. */
 export type ActionType<K extends ActionName = ActionName> = `${typeof ACTION_PREFIX}${K}`;
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+/** The handler option of an event: `dashboard-loaded` → `onDashboardLoaded`. */
+export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
+/** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
+export const eventProp = <K extends EventName>(name: K): EventPropName<K> =>
+  ('on' + name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())) as EventPropName<K>;
 
 /** Payload of `ready`. */
 export type ReadyPayload = EventMap['ready'];
@@ -217,13 +231,19 @@ const show = (v: unknown) =>
 type Check = (payload: Record<string, unknown>) => string | undefined;
 
 /** Compiles a schema once: per field its name, whether it is optional, its test and the words of the rule. */
-export const compile = (schema: Schema, kinds = KINDS): Check => {
+export const compile = <K extends string>(schema: Schema<K>, kinds = KINDS): Check => {
   const rules: [string, boolean, (v: unknown) => unknown, string][] = [];
   for (const key in schema) {
     const d = schema[key]!;
     const optional = typeof d == 'string' && d.endsWith('?');
     const tests =
-      typeof d == 'string' ? (optional ? d.slice(0, -1) : d).split('|').map((k) => kinds[k]!) : [(v: unknown) => d.includes(v as string)];
+      typeof d == 'string'
+        ? (optional ? d.slice(0, -1) : d).split('|').map((k) => {
+            // Typed descriptors make this a compile error; a schema built at run time gets a clear one.
+            if (__DEV__ && !kinds[k]) throw new EmbedError(ErrorCode.InvalidOption, `unknown kind "${k}" in the descriptor of "${key}"`);
+            return kinds[k] ?? (() => 0);
+          })
+        : [(v: unknown) => d.includes(v as string)];
     if (key != '*')
       rules.push([
         key,
@@ -259,7 +279,7 @@ const EVENTS = /* @__PURE__ */ compileAll(EVENT_SCHEMAS, EVENT_PREFIX);
 const ACTIONS = /* @__PURE__ */ compileAll(ACTION_SCHEMAS, ACTION_PREFIX);
 const TYPE = /^platform:event:[\w-]{1,64}$/;
 // The envelope is checked like a payload, in this order: who sent it first.
-const ENVELOPE = /* @__PURE__ */ compile({
+const ENVELOPE = /* @__PURE__ */ compile<string>({
   source: [SOURCE],
   direction: ['event'],
   type: 'platform:event:<name>',
@@ -321,5 +341,9 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   }
   problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';
   if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${short}": ${problem}`);
-  return { source: SOURCE, direction: 'action', type: ACTION_PREFIX + short, payload: copy, timestamp: Date.now() } as ActionMessage<K>;
+  return actionEnvelope(short as K, copy as ActionMap[K]);
 }
+
+/** An action envelope around a payload that is already valid (no check, no copy). @internal */
+export const actionEnvelope = <K extends ActionName>(name: K, payload: ActionMap[K]): ActionMessage<K> =>
+  ({ source: SOURCE, direction: 'action', type: ACTION_PREFIX + name, payload, timestamp: Date.now() }) as ActionMessage<K>;

@@ -5,9 +5,11 @@ import {
   SURFACES,
   compile,
   isPlainObject,
+  type ActionName,
   type FieldDescriptor,
-  type Schema,
   type FilterUrlParameter,
+  type KindName,
+  type Schema,
   type Surface,
 } from './protocol';
 
@@ -23,55 +25,105 @@ export type MemberKey = `${string}.${string}`;
 /** A time granularity for `tg_` launch options. */
 export type TimeGrain = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
-const TIME_GRAINS: TimeGrain[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-
-/** Launch options every surface understands. */
-export interface CommonLaunchOptions {
-  /** UI language of the embed: a full code, short code or regional variant (`es-MX`, `es`). */
-  locale?: string;
+/**
+ * How one URL launch option is declared: its value rule, its default, how it is written in the
+ * URL, the action that changes it at run time (if any) and the surfaces that have it.
+ */
+export interface LaunchOptionSpec {
+  /** `boolean`: a flag, written only when it differs from `default`, as the exact literal the platform reads. `string`: written as is. `members`: keyed by `view.dimension`, one `<prefix><key>` parameter each. */
+  readonly kind: 'boolean' | 'string' | 'members';
+  /** The platform's value when the parameter is absent (flags). */
+  readonly default?: boolean;
+  /** The query-parameter prefix of a `members` option: `f_`, `tg_`, `ms_`. */
+  readonly prefix?: string;
+  /** The rule of each value of a `members` option. */
+  readonly value?: FieldDescriptor<OptionKind>;
+  /** The action that changes it on a mounted embed without a reload, if there is one. */
+  readonly action?: ActionName;
+  /** The surfaces whose URL takes it. */
+  readonly surfaces: readonly Surface[];
 }
 
-/** Launch options of published dashboards (also honoured by dashboards inside the app). */
-export interface DashboardLaunchOptions extends CommonLaunchOptions {
-  /** Shows CSV/PNG/PDF downloads on widgets and PNG/PDF for the whole dashboard. @default false */
-  allowExport?: boolean;
+const DASHBOARD_APP = ['dashboard', 'app'] as const;
+const on = { kind: 'boolean', default: true, surfaces: DASHBOARD_APP } as const;
+
+/**
+ * The URL launch options, declared once as data. The URL builder, the option checks, the
+ * option types, the custom elements' attributes, Vue's prop casting and the mock platform's
+ * pages all derive from this table; nothing guesses a default from a name.
+ */
+export const LAUNCH_OPTIONS = {
+  /** Shows CSV/PNG/PDF downloads on widgets and PNG/PDF for the whole dashboard (`allowExport=true`). @default false */
+  allowExport: { kind: 'boolean', default: false, surfaces: DASHBOARD_APP },
   /** `false` hides the dashboard-level export menu (matters only with `allowExport`). @default true */
-  showDashboardExportMenu?: boolean;
+  showDashboardExportMenu: on,
   /** `false` hides the whole header bar, overriding the four header toggles below. @default true */
-  showDashboardHeader?: boolean;
+  showDashboardHeader: on,
   /** `false` hides the header's back button. @default true */
-  showDashboardBackButton?: boolean;
+  showDashboardBackButton: on,
   /** `false` hides the dashboard title. @default true */
-  showDashboardTitle?: boolean;
+  showDashboardTitle: on,
   /** `false` hides the edit button. @default true */
-  showDashboardEditButton?: boolean;
+  showDashboardEditButton: on,
   /** `false` hides the duplicate button. @default true */
-  showDashboardDuplicateButton?: boolean;
+  showDashboardDuplicateButton: on,
+  /** `false` hides the back button of the creator-mode workbook header. @default true */
+  showWorkbookBackButton: { kind: 'boolean', default: true, surfaces: ['app'] },
   /**
-   * Pre-set filter controls (`f_` parameters), keyed by `view.dimension`.
+   * UI language of the embed: a full code, short code or regional variant (`es-MX`, `es`).
+   * Changed on a mounted embed with the `set-locale` action, without a reload.
+   */
+  locale: { kind: 'string', action: 'set-locale', surfaces: SURFACES },
+  /**
+   * Pre-set filter controls (`f_` parameters), keyed by `view.dimension`. A changed or added
+   * filter is pushed with the `set-filter` action; a removed one reloads (no action clears one).
    * @example `{ 'orders.status': { value: 'completed' } }`
    */
-  filters?: { [member: MemberKey]: FilterValue };
+  filters: {
+    kind: 'members',
+    prefix: 'f_',
+    value: 'JSON object such as {"value":"completed"}',
+    action: 'set-filter',
+    surfaces: DASHBOARD_APP,
+  },
   /**
    * Pre-set time-granularity switchers (`tg_` parameters), keyed by `view.dimension`.
    * @example `{ 'orders.created_at': 'month' }`
    */
-  timeGrains?: { [member: MemberKey]: TimeGrain };
+  timeGrains: {
+    kind: 'members',
+    prefix: 'tg_',
+    value: ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'],
+    surfaces: DASHBOARD_APP,
+  },
   /**
    * Pre-set field switchers (`ms_` parameters): `view.replaced_member` to the selected member.
    * @example `{ 'orders.revenue': 'profit' }`
    */
-  fieldSwitches?: { [member: MemberKey]: string };
-}
+  fieldSwitches: { kind: 'members', prefix: 'ms_', value: 'non-empty string', surfaces: DASHBOARD_APP },
+} as const satisfies Record<string, LaunchOptionSpec>;
 
+/** The name of a launch option. */
+export type LaunchOptionName = keyof typeof LAUNCH_OPTIONS;
+type Spec = typeof LAUNCH_OPTIONS;
+type ValueOf<O> = O extends { kind: 'boolean' }
+  ? boolean
+  : O extends { value: infer V }
+    ? { [member: MemberKey]: V extends readonly (infer E)[] ? E : V extends 'non-empty string' ? string : FilterValue }
+    : string;
+/** The launch options a surface's URL takes, with their types, derived from {@link LAUNCH_OPTIONS}. */
+export type LaunchOptionsOf<S extends Surface> = {
+  -readonly [K in keyof Spec as S extends Spec[K]['surfaces'][number] ? K : never]?: ValueOf<Spec[K]>;
+};
+
+/** Launch options every surface understands. */
+export type CommonLaunchOptions = LaunchOptionsOf<'chat'>;
+/** Launch options of published dashboards (also honoured by dashboards inside the app). */
+export type DashboardLaunchOptions = LaunchOptionsOf<'dashboard'>;
 /** Launch options of the standalone analytics chat. */
-export type ChatLaunchOptions = CommonLaunchOptions;
-
+export type ChatLaunchOptions = LaunchOptionsOf<'chat'>;
 /** Launch options of the creator-mode app. */
-export interface AppLaunchOptions extends DashboardLaunchOptions {
-  /** `false` hides the back button of the workbook header. @default true */
-  showWorkbookBackButton?: boolean;
-}
+export type AppLaunchOptions = LaunchOptionsOf<'app'>;
 
 /** Everything an embed URL is built from. */
 export interface EmbedUrlOptions extends AppLaunchOptions {
@@ -85,86 +137,82 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
   session?: string;
 }
 
-// The boolean launch options. Each is written only when it differs from its default
-// (`allowExport` defaults to false, the `show…` toggles to true), and only as the exact
-// literal the platform reads: `allowExport=true`, `show…=false`.
-const FLAGS = [
-  'allowExport',
-  'showDashboardExportMenu',
-  'showDashboardHeader',
-  'showDashboardBackButton',
-  'showDashboardTitle',
-  'showDashboardEditButton',
-  'showDashboardDuplicateButton',
-  'showWorkbookBackButton',
-] as const;
-
-/** Throws an `invalid-option` error when there is a problem. */
+/**
+ * Throws an `invalid-option` error when there is a problem: the whole sentence in development,
+ * only the option it is about in production (the checks that find problems run in development only).
+ */
 export const refuse = (problem: string | undefined | false | 0): void => {
   if (problem) throw new EmbedError(ErrorCode.InvalidOption, problem);
 };
 
 // The rules of the SDK's own options, beyond those of the protocol (kept out of the protocol
 // module, so that hosts importing only `parseMessage` and `createAction` do not ship them).
-const nonEmpty = KINDS['non-empty string']!;
-const OPTION_KINDS: typeof KINDS = {
-  ...KINDS,
-  'non-empty string other than . or ..': (v) => nonEmpty(v) && !/^\.\.?$/.test(v),
-  'positive integer': (v) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
-  'signed session id (the app surface has no private mode)': nonEmpty,
-  'JSON object such as {"value":"completed"}': (v) => {
+// Kind names read as the rule, so a refusal quotes it: `"deploymentId" must be positive integer`.
+const OPTION_RULES = {
+  function: (v: unknown) => typeof v == 'function',
+  'non-empty string other than . or ..': (v: unknown) => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v),
+  'positive integer': (v: unknown) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
+  'signed session id (the app surface has no private mode)': (v: unknown) => typeof v == 'string' && v.trim() != '',
+  'JSON object such as {"value":"completed"}': (v: unknown) => {
     try {
       return isPlainObject(v) && JSON.stringify(v);
     } catch {}
   },
-  'string with allow-scripts and allow-same-origin': (v) =>
+  'string with allow-scripts and allow-same-origin': (v: unknown) =>
     typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
-  '<semantic_view>.<dimension>': (v) => /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
+  'eager or lazy': (v: unknown) => v == 'eager' || v == 'lazy',
+  '<semantic_view>.<dimension>': (v: unknown) => typeof v == 'string' && /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };
-/** Compiles a schema of options (the protocol's rules plus the options' own). */
-export const compileOptions = (schema: Schema) => compile(schema, OPTION_KINDS);
+/** A kind name of the options' descriptors: the protocol's kinds and the options' own. */
+export type OptionKind = KindName | keyof typeof OPTION_RULES;
+const OPTION_KINDS: typeof KINDS = /* @__PURE__ */ Object.assign({}, KINDS, OPTION_RULES);
 
-// The options of each surface, in the descriptor language of the protocol (same checks, same messages).
-const checkSurface = /* @__PURE__ */ compileOptions({ surface: SURFACES });
-const SURFACE_OPTIONS: Record<string, (options: Record<string, unknown>) => string | undefined> = {
-  dashboard: /* @__PURE__ */ compileOptions({ publicId: 'non-empty string other than . or ..' }),
-  chat: /* @__PURE__ */ compileOptions({}),
-  app: /* @__PURE__ */ compileOptions({
-    deploymentId: 'positive integer',
-    session: 'signed session id (the app surface has no private mode)',
-  }),
-};
-const checkLaunch = /* @__PURE__ */ compileOptions({
-  session: 'non-empty string?',
-  locale: 'non-empty string?',
-  filters: 'object?',
-  timeGrains: 'object?',
-  fieldSwitches: 'object?',
-  ...Object.fromEntries(FLAGS.map((flag) => [flag, 'boolean?'])),
-});
+/** Compiles a schema of options (the protocol's rules plus the options' own). Development checks only. */
+export const compileOptions = (schema: Schema<OptionKind>) => compile(schema, OPTION_KINDS);
 
-// The query parameters of `filters`, `timeGrains` and `fieldSwitches`: prefix and value rule.
-const MEMBER_OPTIONS: Record<string, [string, FieldDescriptor]> = {
-  filters: ['f_', 'JSON object such as {"value":"completed"}'],
-  timeGrains: ['tg_', TIME_GRAINS],
-  fieldSwitches: ['ms_', 'non-empty string'],
+// The value rule of each launch option, derived from the table.
+const launchRules = (): Schema<OptionKind> => {
+  const schema: Record<string, FieldDescriptor<OptionKind>> = { session: 'non-empty string?' };
+  for (const [name, spec] of Object.entries(LAUNCH_OPTIONS) as [string, LaunchOptionSpec][])
+    schema[name] = spec.kind == 'members' ? 'object?' : spec.kind == 'boolean' ? 'boolean?' : 'non-empty string?';
+  return schema;
 };
 
-// Checks one `view.dimension` key and its value; returns the value as written in the URL.
-const member = (option: string, key: string, value: unknown, rule: FieldDescriptor): string => {
-  const problem = OPTION_KINDS['<semantic_view>.<dimension>']!(key)
+// Checks every option the URL is built from (development only: the options are the host's code).
+const checkUrlOptions = (surface: Surface, options: Record<string, unknown>) => {
+  refuse(
+    compileOptions({ surface: SURFACES })({ surface }) ||
+      compileOptions(
+        surface == 'dashboard'
+          ? { publicId: 'non-empty string other than . or ..' }
+          : surface == 'app'
+            ? { deploymentId: 'positive integer', session: 'signed session id (the app surface has no private mode)' }
+            : {},
+      )(options) ||
+      compileOptions(launchRules())(options),
+  );
+  for (const [name, spec] of Object.entries(LAUNCH_OPTIONS) as [string, LaunchOptionSpec][]) {
+    const values = options[name] as Record<string, unknown> | undefined;
+    if (spec.value) for (const key in values) checkMember(name, key, values[key], spec.value);
+  }
+};
+
+// Checks one `view.dimension` key and its value (development only).
+const checkMember = (option: string, key: string, value: unknown, rule: FieldDescriptor<OptionKind>) => {
+  const problem = OPTION_RULES['<semantic_view>.<dimension>'](key)
     ? compileOptions({ [key]: rule })({ [key]: value })
     : `"${key}" must be <semantic_view>.<dimension>, e.g. "orders.status"`;
   refuse(problem && `${option}: ${problem}`);
-  return typeof value == 'string' ? value : JSON.stringify(value);
 };
+// A member's value as written in the URL.
+const memberValue = (value: unknown) => (typeof value == 'string' ? value : JSON.stringify(value));
 
 /**
  * Builds the `filterUrlParameter` of a `set-filter` action (and of the `f_` launch option)
  * from a semantic view, a dimension and the filter's JSON value.
  *
- * @throws {EmbedError} `invalid-option` when a name is empty or contains `.`, `=`, `&`, `#`,
- *   `?`, `/` or white space, or the value is not a JSON object.
+ * @throws {EmbedError} `invalid-option` (in development) when a name is empty or contains `.`,
+ *   `=`, `&`, `#`, `?`, `/` or white space, or the value is not a JSON object.
  * @example
  * ```ts
  * filterUrlParameter('orders', 'status', { value: 'completed' });
@@ -173,37 +221,37 @@ const member = (option: string, key: string, value: unknown, rule: FieldDescript
  */
 export function filterUrlParameter(view: string, dimension: string, value: FilterValue): FilterUrlParameter {
   const key = `${view}.${dimension}`;
-  return `f_${key}=${member('filter', key, value, 'JSON object such as {"value":"completed"}')}` as FilterUrlParameter;
+  if (__DEV__) checkMember('filter', key, value, LAUNCH_OPTIONS.filters.value);
+  return `f_${key}=${memberValue(value)}` as FilterUrlParameter;
 }
 
 /**
  * Builds the embed URL of a surface: `{base}/embed/dashboard/{publicId}?session=…`,
  * `{base}/embed/chat?sessionId=…` or `{base}/embed/d/{deploymentId}/app?session=…`, with
- * the launch options as query parameters. Path segments and values are percent-encoded.
+ * the launch options as query parameters (flags only where they differ from the platform's
+ * default, as the exact literal it reads). Path segments and values are percent-encoded.
  *
  * Without a session, dashboard and chat URLs are private-mode URLs (the viewer signs in
  * inside the frame); the app surface requires a session.
  *
- * @throws {EmbedError} `invalid-option`, naming the option and what it must be.
+ * @throws {EmbedError} `invalid-option` for a base URL that cannot be a tenant origin, and in
+ *   development for any other unusable option, naming the option and what it must be.
  * @example
  * ```ts
  * buildEmbedUrl('dashboard', { baseUrl, publicId: 'sales', session, allowExport: true, filters: { 'orders.status': { value: 'completed' } } });
  * ```
  */
 export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): string {
-  const { session, locale } = options;
+  const o = options as unknown as Record<string, unknown>;
+  if (__DEV__) checkUrlOptions(surface, o);
   const params: string[] = [];
   const add = (key: string, value: unknown) => params.push(`${encodeURIComponent(key)}=${encodeURIComponent(value as string)}`);
-  const o = options as unknown as Record<string, unknown>;
-  refuse(checkSurface({ surface }) || SURFACE_OPTIONS[surface]!(o) || checkLaunch(o));
   const base = normalizeBaseUrl(options.baseUrl);
-  if (session !== undefined) add(surface == 'chat' ? 'sessionId' : 'session', session);
-  for (const flag of FLAGS) if (options[flag] === (flag[0] == 'a')) add(flag, options[flag]);
-  if (locale !== undefined) add('locale', locale);
-  for (const option in MEMBER_OPTIONS) {
-    const [prefix, rule] = MEMBER_OPTIONS[option]!;
-    const values = options[option as 'filters'] as Record<string, unknown> | undefined;
-    for (const key in values) add(prefix + key, member(option, key, values[key], rule));
+  if (options.session !== undefined) add(surface == 'chat' ? 'sessionId' : 'session', options.session);
+  for (const [name, spec] of Object.entries(LAUNCH_OPTIONS) as [string, LaunchOptionSpec][]) {
+    const value = o[name];
+    if (spec.prefix) for (const key in value as object) add(spec.prefix + key, memberValue((value as Record<string, unknown>)[key]));
+    else if (value !== undefined && value !== spec.default) add(name, value);
   }
   const url = `${base}/embed/${surface == 'app' ? `d/${options.deploymentId}/app` : surface == 'chat' ? surface : `dashboard/${encodeURIComponent(options.publicId!)}`}`;
   return params.length ? `${url}?${params.join('&')}` : url;

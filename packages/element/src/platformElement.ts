@@ -1,116 +1,146 @@
 import {
-  ACTION_PREFIX,
   EVENT_SCHEMAS,
   EmbedError,
   ErrorCode,
+  LAUNCH_OPTIONS,
   createAction,
-  createEmbed,
+  createBinding,
+  eventProp,
   filterUrlParameter,
   type ActionArgs,
   type ActionName,
   type ActionType,
+  type BindingOptions,
   type ColorScheme,
   type EmbedHandle,
-  type EmbedOptionsMap,
   type EmbedState,
   type EmbedTheme,
   type EventName,
   type FilterValue,
+  type LaunchOptionName,
   type ReadyPayload,
   type SessionSource,
   type Surface,
 } from '@platform-embed/core';
 import { ELEMENT_EVENT_PREFIX, STATE_CHANGE_EVENT } from './elementEvents';
 
-// Attributes by how their value is read; each maps to the core option of the same name in camelCase.
-const STRINGS = ['base-url', 'public-id', 'deployment-id', 'session', 'locale', 'allow', 'sandbox', 'referrer-policy', 'loading'] as const;
-const FLAGS = [
-  'allow-export',
-  'show-dashboard-export-menu',
-  'show-dashboard-header',
-  'show-dashboard-back-button',
-  'show-dashboard-title',
-  'show-dashboard-edit-button',
-  'show-dashboard-duplicate-button',
-  'show-workbook-back-button',
-] as const;
-const JSONS = ['filters', 'time-grains', 'field-switches'] as const;
-// Attributes that become actions rather than a reload: the core queues them until ready.
-const ACTIONS = new Map<string, (value: string) => [ActionName, object]>([
-  ['color-scheme', (scheme) => ['set-color-scheme', { scheme }]],
-  ['theme', (theme) => ['set-theme', json('theme', theme)]],
-]);
-// Replayed on every mount so that what was set before a remount stays set.
-const STICKY = ['set-color-scheme', 'set-theme', 'set-locale'].map((a) => ACTION_PREFIX + a);
-const has = (list: readonly string[], name: string) => list.includes(name);
-const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
+type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
+type Launch = typeof LAUNCH_OPTIONS;
+type LaunchAttribute<Kind> = { [K in LaunchOptionName]: Launch[K]['kind'] extends Kind ? Kebab<K> : never }[LaunchOptionName];
 
-const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
-const bad = (message: string): never => {
-  throw invalid(message);
-};
+/** The boolean launch-option attributes (from the core's launch-option table): present, `""` or `"true"` is true, `"false"` is false. */
+export type FlagAttribute = LaunchAttribute<'boolean'>;
+/** The attributes holding a JSON object: the keyed launch options (`filters`, `time-grains`, `field-switches`). */
+export type JsonAttribute = LaunchAttribute<'members'>;
+/** The plain string attributes (`session` is a literal session id, `initial-session` one minted by the server). */
+export type StringAttribute =
+  | 'base-url'
+  | 'public-id'
+  | 'deployment-id'
+  | 'session'
+  | 'initial-session'
+  | 'allow'
+  | 'sandbox'
+  | 'referrer-policy'
+  | 'loading'
+  | 'path'
+  | LaunchAttribute<'string'>;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
 const camel = (name: string) => name.replace(/-./g, (m) => m[1]!.toUpperCase());
+// How each attribute's value is read, keyed by attribute name; the launch options' come from the core's table.
+const READ = new Map<string, 's' | 'flag' | 'json' | 'number' | 'retry'>([
+  ...[
+    'base-url',
+    'public-id',
+    'deployment-id',
+    'session',
+    'initial-session',
+    'allow',
+    'sandbox',
+    'referrer-policy',
+    'loading',
+    'path',
+    'color-scheme',
+  ].map((name) => [name, 's'] as const),
+  ...Object.entries(LAUNCH_OPTIONS).map(
+    ([name, spec]) => [kebab(name), spec.kind == 'boolean' ? 'flag' : spec.kind == 'members' ? 'json' : 's'] as const,
+  ),
+  ['theme', 'json'],
+  ['ready-timeout', 'number'],
+  ['session-timeout', 'number'],
+  ['retry', 'retry'],
+]);
+const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
 
 function json(name: string, value: string): object {
   try {
     const parsed: unknown = JSON.parse(value);
     if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
   } catch {}
-  return bad(`attribute ${name} must be a JSON object, e.g. ${name}='{"orders.status":{"value":"completed"}}'`);
+  throw invalid(`attribute ${name} must be a JSON object, e.g. ${name}='{"orders.status":{"value":"completed"}}'`);
+}
+function read(name: string, value: string): unknown {
+  switch (READ.get(name)) {
+    case 'flag':
+      if (value == 'false') return false;
+      if (value == '' || value == 'true') return true;
+      throw invalid(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
+    case 'json':
+      return json(name, value);
+    case 'retry':
+    case 'number':
+      if (name == 'retry' && value == 'false') return false;
+      if (value.trim() && +value >= 0) return +value;
+      throw invalid(`attribute ${name} must be a number of ${name == 'retry' ? 'retries or "false"' : 'milliseconds'} (got "${value}")`);
+  }
+  return value;
 }
 
 // Without a DOM (Node, server rendering) the classes still load; they are just never defined.
 const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
-/** The boolean launch-option attributes: present, `""` or `"true"` is true, `"false"` is false. */
-export type FlagAttribute = (typeof FLAGS)[number];
-/** The attributes holding a JSON object. */
-export type JsonAttribute = (typeof JSONS)[number];
-/** The plain string attributes (`session` is a literal session id). */
-export type StringAttribute = (typeof STRINGS)[number];
-
 /**
- * The base class of `<platform-dashboard>`, `<platform-chat>` and `<platform-app>`: maps the
- * attributes to the options of the core's `createEmbed`, mounts the iframe inside itself
- * once connected with its required attributes, re-dispatches every protocol event as a DOM
- * `CustomEvent` named `platform-<event>` (payload in `detail`, envelope in `message`) plus
- * `platform-statechange`, and destroys the embed when removed from the document.
+ * The base class of `<platform-dashboard>`, `<platform-chat>` and `<platform-app>`. It only maps
+ * the element onto the core's controller: its attributes are the options (the core decides
+ * what a change means: reload, action or swap, and keeps the host state across reloads), it
+ * mounts inside itself once connected with its required attributes, re-dispatches every
+ * protocol event as a DOM `CustomEvent` named `platform-<event>` (payload in `detail`, envelope
+ * in `message`) plus `platform-statechange`, and destroys the embed when removed from the document.
  *
  * Attributes (all optional unless marked):
  * - `base-url` (required), `public-id` (required by `<platform-dashboard>`), `deployment-id` (required by `<platform-app>`)
  * - `session-url`: an endpoint of the host's own backend, called with `POST` (no body, same-origin
  *   credentials) for every load; it must answer `{ "sessionId": "..." }`
- * - `session`: a literal session id (single-use: prefer `session-url`); the `session` property also takes a function
+ * - `session`: a literal session id (single-use: prefer `session-url`); the `session` property also takes a function;
+ *   `initial-session`: one minted while the page was rendered on the server, for the first load
  * - `allow-export`, `show-dashboard-header="false"`, ...: the boolean launch options (`""`/`"true"` or `"false"`)
  * - `locale`, and the JSON objects `filters`, `time-grains`, `field-switches`
- * - `iframe-title`, `allow`, `sandbox`, `referrer-policy`, `loading`: attributes of the iframe
- * - `ready-timeout`: milliseconds to wait for ready (`0` waits forever)
- * - `color-scheme` and `theme` (JSON): applied as actions, held until the embed is ready
+ * - `color-scheme`, `theme` (JSON), `path`: state, sent as actions (no reload) and kept across reloads
+ * - `iframe-title`, `allow`, `sandbox`, `referrer-policy`, `loading` (`lazy`: no session until near the viewport)
+ * - `ready-timeout`, `session-timeout` (milliseconds), `retry` (a number, or `false`)
  *
- * Changing an attribute that defines what is embedded reloads the embed with a fresh session;
- * `color-scheme`, `theme` and `locale` are sent as actions instead. An invalid attribute never
- * throws: the element enters the `error` state (see `platform-statechange`) with a message naming
- * the attribute, and any later attribute change retries.
+ * An invalid attribute never throws: the element enters the `error` state (see
+ * `platform-statechange`) with a message naming the attribute, and any later attribute change retries.
  */
 export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
-  static readonly observedAttributes: string[] = [
-    ...STRINGS,
-    ...FLAGS,
-    ...JSONS,
-    ...ACTIONS.keys(),
-    'session-url',
-    'iframe-title',
-    'ready-timeout',
-  ];
+  static readonly observedAttributes: string[] = [...READ.keys(), 'session-url', 'iframe-title'];
 
-  #handle: EmbedHandle<S> | null = null;
-  #state = IDLE;
+  #binding = createBinding();
+  #error: EmbedState | null = null;
   #session: SessionSource | undefined;
-  #sticky = new Map<string, object>();
-  #queue: [string, object][] = [];
   #scheduled = false;
-  #dirty = false;
+  // One session function per session-url (a stable identity: a new one is only swapped in).
+  #url?: [string, SessionSource];
+  // The handler options: each protocol event re-dispatched as a DOM event.
+  #handlers = Object.fromEntries(
+    Object.keys(EVENT_SCHEMAS).map((name) => [
+      eventProp(name as EventName),
+      (detail: unknown, message: unknown) =>
+        this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message })),
+    ]),
+  );
 
   /**
    * @param surface the surface this element embeds
@@ -122,6 +152,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     private readonly idAttribute?: string,
   ) {
     super();
+    this.#binding.subscribe(() => this.#changed());
     // A property set before the element was upgraded shadows the accessor: move it over.
     if (Object.hasOwn(this, 'session')) {
       const value = (this as { session?: SessionSource }).session;
@@ -130,19 +161,19 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     }
   }
 
-  /** The core handle of the current load, or `null` before mounting, after an error and after removal. */
+  /** The core controller, or `null` before mounting, after an invalid attribute and after removal. Stable across reloads. */
   get handle(): EmbedHandle<S> | null {
-    return this.#handle;
+    return this.#binding.handle as EmbedHandle<S> | null;
   }
 
   /** The current state: `idle` until mounted, then the core's `loading | ready | error | destroyed`. */
   get state(): EmbedState {
-    return this.#state;
+    return this.#error ?? this.#binding.getState();
   }
 
   /**
    * A session id, or a function minting a fresh one per load (called again by every reload).
-   * Takes precedence over the `session-url` and `session` attributes; setting it reloads a mounted embed.
+   * Takes precedence over the `session-url` and `session` attributes.
    * @example
    * ```ts
    * el.session = async () => (await fetch('/api/embed-session', { method: 'POST' })).json();
@@ -151,10 +182,10 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   get session(): SessionSource | undefined {
     return this.#session;
   }
-  /** Replaces the session source; a mounted embed reloads with it. */
+  /** Replaces the session source: a new function is used from the next load, a new id reloads with it. */
   set session(value: SessionSource | undefined) {
     this.#session = value;
-    this.#schedule(true);
+    this.#schedule();
   }
 
   /** @internal */
@@ -169,20 +200,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   }
 
   /** @internal */
-  attributeChangedCallback(name: string, old: string | null, value: string | null): void {
-    if (old === value) return;
-    // After mount a new locale is an action; before, it is a launch option of the URL.
-    const action =
-      ACTIONS.get(name) ?? (name == 'locale' && this.#handle && value != null && ((locale: string) => ['set-locale', { locale }]));
-    if (action && value != null)
-      try {
-        (this.send as (type: string, payload: object) => void)(...action(value));
-      } catch (error) {
-        // Unmounted, the next mount validates the attribute again and reports it.
-        if (this.#handle) return this.#fail(error);
-      }
-    // A removed color-scheme or theme changes nothing; anything else defining the embed reloads it.
-    this.#schedule(!action);
+  attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
+    if (old !== value) this.#schedule();
   }
 
   /**
@@ -191,11 +210,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
    * @throws {EmbedError} `invalid-action` when the payload does not match the action catalog.
    */
   send<K extends ActionName>(type: K | ActionType<K>, ...payload: ActionArgs<K>): void {
-    const message = createAction(type, ...payload);
-    const sticky = STICKY.includes(message.type);
-    if (sticky) this.#sticky.set(message.type, message.payload);
-    if (this.#handle) (this.#handle.send as (t: string, p: object) => void)(message.type, message.payload);
-    else if (!sticky) this.#queue.push([message.type, message.payload]);
+    createAction(type, ...payload);
+    this.#binding.act((handle) => (handle.send as (t: string, p?: unknown) => void)(type, payload[0]));
   }
 
   /** Switches the color scheme (`auto` follows the viewer's OS). Kept across reloads. */
@@ -213,7 +229,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.send('set-locale', { locale });
   }
 
-  /** Pushes a filter into a dashboard. */
+  /** Pushes a filter into a dashboard. Kept across reloads. */
   setFilter(view: string, dimension: string, value: FilterValue): void;
   /** Pushes a filter given as a ready-made `f_<view>.<dimension>=<JSON>` string. */
   setFilter(filterUrlParameter: string): void;
@@ -221,7 +237,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.send('set-filter', { filterUrlParameter: dimension === undefined ? view : filterUrlParameter(view, dimension, value!) } as never);
   }
 
-  /** Navigates to an in-embed path. */
+  /** Navigates to an in-embed path. Kept across reloads. */
   navigate(path: string): void {
     this.send('navigate', { path });
   }
@@ -236,18 +252,16 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
    * @returns the new load's `ready` promise; it rejects when the element cannot mount.
    */
   reload(session?: string): Promise<ReadyPayload> {
-    if (this.#handle) return this.#handle.reload(session);
-    this.#sync();
-    return this.#handle
-      ? (this.#handle as EmbedHandle<S>).ready
+    if (!this.handle) this.#sync();
+    return this.handle
+      ? this.handle.reload(session)
       : Promise.reject(
-          this.#state.error ??
+          this.#error?.error ??
             invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`),
         );
   }
 
-  #schedule(remount?: boolean): void {
-    if (remount && this.#handle) this.#dirty = true;
+  #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
     // One microtask: every attribute parsed from HTML is in, and a DOM move is over.
@@ -256,72 +270,46 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   #sync(): void {
     this.#scheduled = false;
-    const wanted = this.isConnected && this.hasAttribute('base-url') && (!this.idAttribute || this.hasAttribute(this.idAttribute));
-    const handle = this.#handle;
-    if (handle && (this.#dirty || !wanted)) {
-      this.#handle = null;
-      handle.destroy();
-      this.#set(handle.getState());
-    }
-    this.#dirty = false;
-    if (wanted && !this.#handle) this.#mount();
-  }
-
-  #mount(): void {
+    if (!(this.isConnected && this.hasAttribute('base-url') && (!this.idAttribute || this.hasAttribute(this.idAttribute))))
+      return this.#binding.unmount();
     try {
-      const handle = createEmbed(this.surface, this.#options());
-      const live = () => handle == this.#handle;
-      this.#handle = handle;
-      handle.subscribe((state) => live() && this.#set(state));
-      for (const name in EVENT_SCHEMAS)
-        handle.on(name as EventName, (detail, message) => {
-          if (live())
-            this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message }));
-        });
-      this.#set(handle.getState());
-      for (const [type, payload] of [...this.#sticky, ...this.#queue.splice(0)])
-        (handle.send as (t: string, p: object) => void)(type, payload);
+      this.#error = null;
+      this.#binding.mount(this, this.#options());
     } catch (error) {
-      this.#fail(error);
+      this.#binding.unmount();
+      this.#error = { status: 'error', error: error instanceof EmbedError ? error : invalid(String(error)), ready: null };
     }
+    this.#changed();
   }
 
-  #options(): EmbedOptionsMap[S] {
-    const options: Record<string, unknown> = { container: this, session: this.#session };
-    const url = this.getAttribute('session-url');
-    if (this.#session === undefined && url != null)
-      options.session = async ({ signal }: { signal: AbortSignal }) => {
-        const response = await fetch(url, { method: 'POST', credentials: 'same-origin', signal });
-        if (!response.ok) throw new EmbedError(ErrorCode.Session, `session-url ${url} answered HTTP ${response.status}`);
-        return response.json();
-      };
+  #options(): BindingOptions {
+    const options: Record<string, unknown> = { ...this.#handlers, surface: this.surface };
     for (const name of this.getAttributeNames()) {
       const value = this.getAttribute(name)!;
-      const key = camel(name);
-      if (has(STRINGS, name)) options[key] ??= value;
-      else if (has(JSONS, name)) options[key] = json(name, value);
-      else if (has(FLAGS, name))
-        options[key] =
-          value == 'false'
-            ? false
-            : value == '' || value == 'true' || bad(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
+      if (READ.has(name)) options[camel(name)] = read(name, value);
       else if (name == 'iframe-title') options.title = value;
-      else if (name == 'ready-timeout')
-        options.readyTimeout =
-          value.trim() && +value >= 0 ? +value : bad(`attribute ready-timeout must be a number of milliseconds (got "${value}")`);
-      else if (ACTIONS.has(name)) (createAction as (type: string, payload: object) => void)(...ACTIONS.get(name)!(value));
     }
-    return options as unknown as EmbedOptionsMap[S];
+    const url = this.getAttribute('session-url');
+    if (this.#session !== undefined) options.session = this.#session;
+    else if (url != null) {
+      if (this.#url?.[0] !== url)
+        this.#url = [
+          url,
+          async ({ signal }) => {
+            const response = await fetch(url, { method: 'POST', credentials: 'same-origin', signal });
+            if (!response.ok) throw new EmbedError(ErrorCode.Session, `session-url ${url} answered HTTP ${response.status}`);
+            return response.json();
+          },
+        ];
+      options.session = this.#url[1];
+    }
+    return options as BindingOptions;
   }
 
-  #fail(error: unknown): void {
-    const handle = this.#handle;
-    this.#handle = null;
-    handle?.destroy();
-    this.#set({ status: 'error', error: error instanceof EmbedError ? error : invalid(String(error)), ready: null });
-  }
-
-  #set(state: EmbedState): void {
+  #state?: EmbedState;
+  #changed(): void {
+    const state = this.state;
+    if (state === this.#state) return;
     this.#state = state;
     this.dispatchEvent(new CustomEvent(STATE_CHANGE_EVENT, { detail: state, bubbles: true }));
   }

@@ -10,9 +10,9 @@ import { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions } fro
  */
 export type PlatformEmbedProps<S extends Surface> = Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style'> &
   EmbedEventProps & {
-    /** Class name(s) of the container `<div>`. Changing it never reloads the embed. */
+    /** Class name(s) of the container `<div>`. */
     className?: string;
-    /** Inline style of the container `<div>`. Changing it never reloads the embed. */
+    /** Inline style of the container `<div>`. */
     style?: CSSProperties;
   };
 
@@ -27,9 +27,11 @@ const create = <S extends Surface>(surface: S) =>
   }) as unknown as PlatformEmbedComponent<S>;
 
 /**
- * Embeds a published dashboard. The embed reloads with a fresh session only when what is
- * embedded changes (`baseUrl`, `publicId`, launch options, iframe attributes, a session id
- * string); new handlers or a new `session` function are used without a reload.
+ * Embeds a published dashboard. Props are declarative: the core decides what a change means.
+ * A new `publicId`, `baseUrl` or launch option (`allowExport`, ...) reloads with a fresh
+ * session; `colorScheme`, `theme`, `locale`, `filters` and `path` are sent as actions to the
+ * same iframe; new handlers or a new `session` function are used without a reload. What the
+ * host set (by prop or through the ref) comes back after every reload.
  * @example
  * ```tsx
  * const dashboard = useRef<EmbedHandle<'dashboard'>>(null);
@@ -37,12 +39,13 @@ const create = <S extends Surface>(surface: S) =>
  *   ref={dashboard}
  *   baseUrl="https://acme.platform.example"
  *   publicId="sales-overview"
- *   session={() => fetch('/api/embed-session').then((r) => r.json())}
+ *   session={() => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json())}
+ *   colorScheme={dark ? 'dark' : 'light'}
  *   allowExport
  *   onDrilldown={({ member, value }) => console.log(member, value)}
  *   style={{ height: 600 }}
  * />
- * // later: dashboard.current?.setColorScheme('dark')
+ * // later: dashboard.current?.refresh()
  * ```
  */
 export const PlatformDashboard: PlatformEmbedComponent<'dashboard'> = /* @__PURE__ */ create('dashboard');

@@ -5,8 +5,11 @@ import { EVENT_SCHEMAS, listenerCount, type EmbedHandle, type EventName } from '
 import { PlatformApp, PlatformChat, PlatformDashboard, type PlatformEmbedProps } from '../src/index';
 import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from '../../core/test/helpers';
 
-afterEach(() => {
+// An unmount destroys the embed at the end of the task (a remount in the same task, like
+// StrictMode's, keeps it): `settle` lets that run.
+afterEach(async () => {
   cleanup();
+  await settle();
   expect(iframes()).toHaveLength(0);
   expect(listenerCount()).toBe(0);
 });
@@ -55,6 +58,7 @@ describe('mounting', () => {
     expect(iframes()).toHaveLength(1);
     expect(listenerCount()).toBe(1);
     unmount();
+    await settle();
     expect(iframes()).toHaveLength(0);
     expect(listenerCount()).toBe(0);
   });
@@ -79,6 +83,7 @@ describe('mounting', () => {
     await act(settle);
     expect(signal?.aborted).toBe(false);
     unmount();
+    await Promise.resolve();
     expect(signal?.aborted).toBe(true);
     expect(iframes()).toHaveLength(0);
   });
@@ -188,14 +193,9 @@ describe('what is embedded', () => {
   test.each([
     ['publicId', { publicId: 'costs' }, '${BASE}/embed/dashboard/costs?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
     [
-      'a launch option',
-      { locale: 'es-MX' },
-      '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D',
-    ],
-    [
-      'a filter value',
-      { filters: { 'orders.status': { value: 'done' } } },
-      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D',
+      'a launch option without an action',
+      { allowExport: true },
+      '${BASE}/embed/dashboard/sales?session=SESSION&allowExport=true&f_orders.status=%7B%22value%22%3A%22open%22%7D',
     ],
     [
       'the base URL',
@@ -204,7 +204,7 @@ describe('what is embedded', () => {
     ],
     [
       'an iframe attribute',
-      { title: 'Sales' },
+      { allow: 'fullscreen' },
       '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D',
     ],
   ])('changing %s reloads in a new iframe with a fresh session', async (_, change, url) => {
@@ -217,6 +217,25 @@ describe('what is embedded', () => {
     expect(session).toHaveBeenCalledTimes(2);
     expect(iframes().map((f) => f.src)).toEqual([url.replace('${BASE}', BASE).replace('SESSION', session.id(2))]);
     expect(iframes()[0]).not.toBe(before);
+  });
+
+  test('changing locale, a filter value, colorScheme or title: an action or an attribute, same iframe, no new session', async () => {
+    const session = mintSessions();
+    const { rerender } = render(<Host session={session} />);
+    await act(settle);
+    const iframe = iframes()[0]!;
+    fire('ready', payload('ready'));
+    const post = vi.spyOn(iframe.contentWindow!, 'postMessage');
+    rerender(<Host session={session} locale="es-MX" filters={{ 'orders.status': { value: 'done' } }} colorScheme="dark" title="Sales" />);
+    await act(settle);
+    expect(session).toHaveBeenCalledOnce();
+    expect(iframes()).toEqual([iframe]);
+    expect(iframe.title).toBe('Sales');
+    expect(post.mock.calls.map(([m]) => (m as { type: string }).type).sort()).toEqual([
+      'platform:action:set-color-scheme',
+      'platform:action:set-filter',
+      'platform:action:set-locale',
+    ]);
   });
 
   test('equal values in new objects (any key order), container styling, handlers and readyTimeout do not reload', async () => {
@@ -273,7 +292,7 @@ describe('what is embedded', () => {
 });
 
 describe('ref handle', () => {
-  test('a parent effect can call actions at once: queued, sent to the tenant origin after ready', async () => {
+  test('a parent effect can call actions at once: kept, in the first URL or sent to the tenant origin after ready', async () => {
     const id = freshId();
     function Parent() {
       const ref = useRef<EmbedHandle<'dashboard'>>(null);
@@ -289,8 +308,9 @@ describe('ref handle', () => {
     fire('ready', payload('ready'));
     expect(post.mock.calls.map(([m, origin]) => [(m as { type: string }).type, origin])).toEqual([
       ['platform:action:set-color-scheme', BASE],
-      ['platform:action:set-filter', BASE],
     ]);
+    // Set before the iframe was created: the filter went into its URL.
+    expect(new URL(iframes()[0]!.src).searchParams.get('f_orders.status')).toBe('{"value":"open"}');
   });
 
   test('reload() loads again with a fresh session from the function', async () => {
@@ -304,16 +324,20 @@ describe('ref handle', () => {
     expect(iframes().map((f) => f.src)).toEqual([`${BASE}/embed/dashboard/sales?session=${session.id(2)}`]);
   });
 
-  test('the ref follows the controller when what is embedded changes, and is cleared on unmount', async () => {
+  test('the ref is one controller for the component’s life: the same when what is embedded changes; cleared on unmount', async () => {
     const ref = { current: null as EmbedHandle<'dashboard'> | null };
     const { rerender, unmount } = render(<PlatformDashboard ref={ref} baseUrl={BASE} publicId="a" session={mintSessions()} />);
     const first = ref.current;
+    await act(settle);
     rerender(<PlatformDashboard ref={ref} baseUrl={BASE} publicId="b" session={mintSessions()} />);
-    expect(first!.getState().status).toBe('destroyed');
-    expect(ref.current).not.toBe(first);
-    expect(ref.current!.getState().status).toBe('loading');
+    expect(ref.current).toBe(first);
+    expect(first!.getState().status).toBe('loading');
+    await act(settle);
+    expect(first!.iframe!.src).toContain('/embed/dashboard/b?');
     unmount();
     expect(ref.current).toBeNull();
+    await settle();
+    expect(first!.getState().status).toBe('destroyed');
   });
 });
 

@@ -5,8 +5,9 @@ import { listenerCount, type EmbedStatus } from '@platform-embed/core';
 import { usePlatformEmbed, type PlatformEmbedOptions } from '../src/index';
 import { BASE, emit, freshId, iframes, payload, settle } from '../../core/test/helpers';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await settle();
   expect(listenerCount()).toBe(0);
 });
 
@@ -49,6 +50,7 @@ test('follows the state with useSyncExternalStore in a container the host render
       <Own options={options} seen={seen} show={false} />
     </StrictMode>,
   );
+  await settle();
   expect(iframes()).toHaveLength(0);
   expect(listenerCount()).toBe(0);
 });

@@ -2,7 +2,9 @@ import { camelize, defineComponent, h, shallowRef, type ComponentObjectPropsOpti
 import {
   ACTION_SCHEMAS,
   EVENT_SCHEMAS,
+  LAUNCH_OPTIONS,
   type ActionName,
+  type LaunchOptionName,
   type AnyEventHandler,
   type EmbedHandle,
   type EmbedOptionsMap,
@@ -17,10 +19,13 @@ import { usePlatformEmbed, type EmbedEventHandlers, type PlatformEmbedOptions } 
 /**
  * Props of {@link PlatformDashboard}, {@link PlatformChat} and {@link PlatformApp}: the core's
  * embed options of the surface without `container` (kebab-case in templates: `base-url`,
- * `public-id`, `allow-export`, ...). `class` and `style` go to the container `<div>`, which
- * the iframe fills: give it a height.
+ * `public-id`, `allow-export`, `color-scheme`, ...). `class` and `style` go to the container
+ * `<div>`, which the iframe fills: give it a height.
  */
-export type PlatformEmbedProps<S extends Surface> = Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style'>;
+export type PlatformEmbedProps<S extends Surface> = Omit<
+  EmbedOptionsMap[S],
+  'container' | 'className' | 'style' | keyof EmbedEventHandlers
+>;
 
 /**
  * The emits, derived from the event catalog: `ready`, `view`, `navigate`, `dashboard-loaded`,
@@ -32,17 +37,17 @@ export type PlatformEmbedEmits = { [K in EventName]: (payload: EventMap[K], mess
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
-/** The methods of {@link EmbedHandle} that a template ref exposes: `send`, `reload` and one per action of the catalog. */
-export type PlatformEmbedAction = 'send' | 'reload' | Camel<ActionName>;
+/** The methods of {@link EmbedHandle} that a template ref exposes: `send`, `reload`, `update` and one per action of the catalog. */
+export type PlatformEmbedAction = 'send' | 'reload' | 'update' | Camel<ActionName>;
 
 /**
- * What a template ref on a surface component exposes: the action methods and `reload()`,
- * forwarded to the current embed, plus its `state` and the `embed` controller itself.
+ * What a template ref on a surface component exposes: the action methods, `update()` and
+ * `reload()`, forwarded to the embed, plus its `state` and the `embed` controller itself.
  */
 export type PlatformEmbedExpose<S extends Surface> = Pick<EmbedHandle<S>, PlatformEmbedAction> & {
   /** The current state snapshot. */
   readonly state: EmbedState;
-  /** The current embed controller, `null` before mount. */
+  /** The embed controller, `null` before mount. */
   readonly embed: EmbedHandle<S> | null;
 };
 
@@ -54,17 +59,41 @@ export type PlatformEmbedComponent<S extends Surface> = new (
 ) => InstanceType<Base<S>> & PlatformEmbedExpose<S>;
 
 /**
- * Every option, declared so that none falls through to the container as an attribute.
+ * Every option, declared so that none falls through to the container as an attribute: the
+ * launch options from the core's table, and the controller's own.
  * @internal
  */
-export const OPTIONS =
-  'baseUrl publicId deploymentId session locale filters timeGrains fieldSwitches title allow sandbox referrerPolicy loading readyTimeout debug onDiagnostic allowExport showDashboardExportMenu showDashboardHeader showDashboardBackButton showDashboardTitle showDashboardEditButton showDashboardDuplicateButton showWorkbookBackButton';
-// Launch flags and `debug` are cast as booleans (`<PlatformDashboard allow-export debug />`) but
-// stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
+const OWN = [
+  'baseUrl',
+  'publicId',
+  'deploymentId',
+  'session',
+  'initialSession',
+  'retry',
+  'sessionTimeout',
+  'colorScheme',
+  'theme',
+  'path',
+  'title',
+  'allow',
+  'sandbox',
+  'referrerPolicy',
+  'loading',
+  'readyTimeout',
+  'debug',
+  'onDiagnostic',
+] as const;
+export const OPTIONS = /* @__PURE__ */ (Object.keys(LAUNCH_OPTIONS) as (LaunchOptionName | (typeof OWN)[number])[]).concat(OWN);
+// Flags are cast as booleans (`<PlatformDashboard allow-export debug />`), as the launch-option
+// table declares them, but stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
 const PROPS = /* @__PURE__ */ Object.fromEntries(
-  OPTIONS.split(' ').map((name) => [
+  OPTIONS.map((name) => [
     name,
-    /^(allowE|show|debug)/.test(name) ? { type: name == 'debug' ? [Boolean, Function] : Boolean, default: undefined } : null,
+    name == 'debug'
+      ? { type: [Boolean, Function], default: undefined }
+      : (LAUNCH_OPTIONS as Record<string, { kind: string }>)[name]?.kind == 'boolean'
+        ? { type: Boolean, default: undefined }
+        : null,
   ]),
 );
 
@@ -75,7 +104,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
       const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
       const api: Record<string, unknown> = { state, embed };
       // The embed exists from mount (before the parent's `mounted`) until unmount: as long as a template ref does.
-      for (const action of ['send', 'reload', ...Object.keys(ACTION_SCHEMAS).map(camelize)])
+      for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelize)])
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
       return () => h('div', { ref: container, 'data-platform-embed': surface });
@@ -84,21 +113,22 @@ const create = <S extends Surface>(surface: S, name: string) =>
   ) as unknown as PlatformEmbedComponent<S>;
 
 /**
- * Embeds a published dashboard. Reloads with a fresh session only when what is embedded
- * changes (`base-url`, `public-id`, launch options, iframe attributes, a session id string).
+ * Embeds a published dashboard. Props are declarative: the core decides what a change means.
+ * A new `public-id`, `base-url` or launch option reloads with a fresh session; `color-scheme`,
+ * `theme`, `locale`, `filters` and `path` are sent as actions to the same iframe. What the host
+ * set (by prop or through the template ref) comes back after every reload.
  * @example
  * ```vue
  * <PlatformDashboard
  *   ref="dashboard"
- *   base-url="https://acme.platform.example"
+ *   :base-url="baseUrl"
  *   public-id="sales-overview"
- *   :session="() => fetch('/api/embed-session').then((r) => r.json())"
+ *   :session="session"
+ *   :color-scheme="dark ? 'dark' : 'light'"
  *   allow-export
  *   style="height: 600px"
- *   @drilldown="({ member, value }) => console.log(member, value)"
- *   @dashboard-loaded="onLoaded"
+ *   @drilldown="onDrilldown"
  * />
- * <!-- dashboard.value.setColorScheme('dark') -->
  * ```
  */
 export const PlatformDashboard: PlatformEmbedComponent<'dashboard'> = /* @__PURE__ */ create('dashboard', 'PlatformDashboard');

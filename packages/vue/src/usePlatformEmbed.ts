@@ -1,15 +1,15 @@
-import { camelize, shallowReadonly, shallowRef, toHandlerKey, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
+import { onScopeDispose, shallowReadonly, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
 import {
   EVENT_SCHEMAS,
-  createEmbed,
-  embedKey,
+  IDLE,
+  createBinding,
+  eventProp,
+  type BindingOptions,
   type EmbedBindingOptions,
   type EmbedHandle,
-  type EmbedOptionsMap,
   type EmbedState,
   type EventHandlerProps,
   type EventName,
-  type SessionSource,
   type Surface,
 } from '@platform-embed/core';
 
@@ -23,25 +23,19 @@ export type PlatformEmbedOptions<S extends Surface> = EmbedBindingOptions<S>;
 export interface PlatformEmbedResult<S extends Surface> {
   /** The state snapshot; `idle` until a container is there (and during server rendering). */
   state: Readonly<ShallowRef<EmbedState>>;
-  /** The current embed controller, `null` until mounted. A change of what is embedded replaces it. */
+  /** The embed controller, `null` until mounted. */
   embed: Readonly<ShallowRef<EmbedHandle<S> | null>>;
 }
-
-type SessionFunction = Exclude<SessionSource, string>;
 
 /** Receives the events of {@link usePlatformEmbed} (a component's `emit` fits). */
 export type EventDispatch = (name: string, ...args: unknown[]) => void;
 
-const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
-
 /**
  * Embeds a surface into a container element and follows its state. `target` and `options`
- * may be plain values, refs or getters. The embed is created when the container is there,
- * and created again (destroying the previous one) only when what is embedded changes:
- * surface, `baseUrl`, `publicId`/`deploymentId`, launch options, iframe attributes or a
- * session id string. New handler or `session` function identities take effect without a
- * reload; `readyTimeout`, `debug` and `onDiagnostic` are read when the embed is created. Everything is
- * cleaned up when the container goes away or the effect scope (component) is disposed.
+ * may be plain values, refs or getters. It only maps Vue onto the core's controller: created
+ * when the container is there, `update()`d whenever the options change (the core decides what
+ * a change means: reload, action or swap, and keeps the host state across reloads), destroyed
+ * when the container goes away or the effect scope (component) is disposed.
  *
  * @param dispatch receives every event instead of the `on<Event>` options: `(name, payload, message)`
  *   for catalog events, `('event', message)` for the catch-all (the components pass their `emit`).
@@ -52,7 +46,8 @@ const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
  *   surface: 'dashboard',
  *   baseUrl: 'https://acme.platform.example',
  *   publicId: props.publicId,
- *   session: () => fetch('/api/embed-session').then((r) => r.json()),
+ *   colorScheme: props.dark ? 'dark' : 'light', // an action on change, no reload
+ *   session: () => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json()),
  *   onDrilldown: ({ member }) => console.log(member),
  * }));
  * ```
@@ -60,35 +55,33 @@ const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
 export function usePlatformEmbed<S extends Surface>(
   target: MaybeRefOrGetter<HTMLElement | null | undefined>,
   options: MaybeRefOrGetter<PlatformEmbedOptions<S>>,
-  dispatch: EventDispatch = (name, ...args) =>
-    (toValue(options) as unknown as Record<string, Function | undefined>)[toHandlerKey(camelize(name))]?.(...args),
+  dispatch?: EventDispatch,
 ): PlatformEmbedResult<S> {
+  const binding = createBinding();
   const state = shallowRef(IDLE);
   const embed = shallowRef<EmbedHandle<S> | null>(null);
-  const latest = () => toValue(options);
-
-  // Synchronous, so the embed exists before the parent's `mounted` hooks run. Several option
-  // changes in one update may create and destroy embeds in between: the core asks for a
-  // session one microtask later, and not at all for an embed destroyed by then.
-  // Stopping the watcher (scope dispose) runs its cleanup: the embed is destroyed.
+  binding.subscribe(() => {
+    state.value = binding.getState();
+    embed.value = binding.handle as EmbedHandle<S> | null;
+  });
+  // With `dispatch`, the handler options emit instead (one per event of the catalog).
+  const handlers: Record<string, Function> = {};
+  if (dispatch) {
+    for (const name of Object.keys(EVENT_SCHEMAS) as EventName[])
+      handlers[eventProp(name)] = (...args: unknown[]) => dispatch(name, ...args);
+    handlers.onEvent = (message: unknown) => dispatch('event', message);
+  }
+  // Synchronous, so the embed exists before the parent's `mounted` hooks run. Values are
+  // unwrapped from Vue's proxies (a reactive theme cannot be cloned into a message).
   watch(
-    [() => toValue(target), () => embedKey(latest())],
-    ([container], _, onCleanup) => {
-      if (!container) return;
-      const o = latest();
-      const handle = createEmbed(o.surface, {
-        ...o,
-        container,
-        session: typeof o.session == 'function' ? (c: { signal: AbortSignal }) => (latest().session as SessionFunction)(c) : o.session,
-      } as unknown as EmbedOptionsMap[S]);
-      for (const name of Object.keys(EVENT_SCHEMAS) as EventName[]) handle.on(name, (payload, message) => dispatch(name, payload, message));
-      handle.on('*', (message) => dispatch('event', message));
-      handle.subscribe((next) => (state.value = next));
-      state.value = handle.getState();
-      embed.value = handle;
-      onCleanup(handle.destroy);
+    () => {
+      const next: Record<string, unknown> = { ...handlers };
+      for (const [key, value] of Object.entries(toValue(options))) next[key] ??= toRaw(value);
+      return [toValue(target), next] as const;
     },
+    ([container, next]) => (container ? binding.mount(container, next as unknown as BindingOptions) : binding.unmount()),
     { flush: 'sync', immediate: true },
   );
+  onScopeDispose(binding.unmount);
   return { state: shallowReadonly(state), embed: shallowReadonly(embed) };
 }

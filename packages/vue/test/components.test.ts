@@ -7,9 +7,11 @@ import { BASE, emit, freshId, iframes, mintSessions, payload, settle } from '../
 
 let wrappers: VueWrapper[] = [];
 const track = <W extends VueWrapper>(w: W): W => (wrappers.push(w), w);
-afterEach(() => {
+// An unmount destroys the embed at the end of the task: `settle` lets that run.
+afterEach(async () => {
   wrappers.forEach((w) => w.unmount());
   wrappers = [];
+  await settle();
   expect(iframes()).toHaveLength(0);
   expect(listenerCount()).toBe(0);
 });
@@ -84,12 +86,14 @@ describe('mounting', () => {
     await settle();
     w.unmount();
     wrappers = [];
+    await settle();
     expect(signal?.aborted).toBe(true);
     const w2 = dashboard({ session: freshId() });
     await settle();
     expect(listenerCount()).toBe(1);
     w2.unmount();
     wrappers = [];
+    await settle();
     expect(iframes()).toHaveLength(0);
     expect(listenerCount()).toBe(0);
   });
@@ -152,18 +156,13 @@ describe('what is embedded', () => {
   test.each([
     ['publicId', { publicId: 'costs' }, '${BASE}/embed/dashboard/costs?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D'],
     [
-      'a launch option',
-      { locale: 'es-MX' },
-      '${BASE}/embed/dashboard/sales?session=SESSION&locale=es-MX&f_orders.status=%7B%22value%22%3A%22open%22%7D',
-    ],
-    [
-      'a filter value',
-      { filters: { 'orders.status': { value: 'done' } } },
-      '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22done%22%7D',
+      'a launch option without an action',
+      { allowExport: true },
+      '${BASE}/embed/dashboard/sales?session=SESSION&allowExport=true&f_orders.status=%7B%22value%22%3A%22open%22%7D',
     ],
     [
       'an iframe attribute',
-      { title: 'Sales' },
+      { allow: 'fullscreen' },
       '${BASE}/embed/dashboard/sales?session=SESSION&f_orders.status=%7B%22value%22%3A%22open%22%7D',
     ],
   ])('changing %s reloads in a new iframe with a fresh session', async (_, change, url) => {
@@ -176,6 +175,25 @@ describe('what is embedded', () => {
     expect(session).toHaveBeenCalledTimes(2);
     expect(iframes().map((f) => f.src)).toEqual([url.replace('${BASE}', BASE).replace('SESSION', session.id(2))]);
     expect(iframes()[0]).not.toBe(before);
+  });
+
+  test('changing locale, a filter value, color-scheme or title: an action or an attribute, same iframe, no new session', async () => {
+    const session = mintSessions();
+    const w = dashboard({ session, filters });
+    await settle();
+    const iframe = iframes()[0]!;
+    emit(iframe, 'ready', payload('ready'));
+    const post = vi.spyOn(iframe.contentWindow!, 'postMessage');
+    await w.setProps({ locale: 'es-MX', filters: { 'orders.status': { value: 'done' } }, colorScheme: 'dark', title: 'Sales' } as never);
+    await settle();
+    expect(session).toHaveBeenCalledOnce();
+    expect(iframes()).toEqual([iframe]);
+    expect(iframe.title).toBe('Sales');
+    expect(post.mock.calls.map(([m]) => (m as { type: string }).type).sort()).toEqual([
+      'platform:action:set-color-scheme',
+      'platform:action:set-filter',
+      'platform:action:set-locale',
+    ]);
   });
 
   test('equal values in new objects (any key order), container attributes and readyTimeout do not reload', async () => {
@@ -220,7 +238,7 @@ describe('template ref', () => {
       },
     });
 
-  test("exposed actions work from the parent's onMounted: queued, then posted to the tenant origin", async () => {
+  test("exposed actions work from the parent's onMounted: kept, then in the first URL or posted to the tenant origin", async () => {
     track(
       mount(
         Parent((dash) => (dash.setColorScheme('dark'), dash.setLocale('es'))),
@@ -232,8 +250,9 @@ describe('template ref', () => {
     emit(iframes()[0]!, 'ready', payload('ready'));
     expect(post.mock.calls.map(([m, origin]) => [(m as { type: string }).type, origin])).toEqual([
       ['platform:action:set-color-scheme', BASE],
-      ['platform:action:set-locale', BASE],
     ]);
+    // Set before the iframe was created: the locale went into its URL.
+    expect(new URL(iframes()[0]!.src).searchParams.get('locale')).toBe('es');
   });
 
   test('state and embed are exposed; reload() uses a fresh session', async () => {

@@ -21,12 +21,14 @@ import {
 } from '../src/index';
 import type { OPTIONS } from '../src/PlatformEmbed';
 
-type Split<S extends string> = S extends `${infer H} ${infer T}` ? H | Split<T> : S;
 type Dashboard = InstanceType<typeof PlatformDashboard>;
 
 test('the runtime props declaration lists every option of every surface', () => {
-  type Options = keyof Omit<DashboardEmbedOptions & AppEmbedOptions & ChatEmbedOptions, 'container' | 'className' | 'style'>;
-  expectTypeOf<Split<typeof OPTIONS>>().toEqualTypeOf<Options>();
+  type Options = keyof Omit<
+    DashboardEmbedOptions & AppEmbedOptions & ChatEmbedOptions,
+    'container' | 'className' | 'style' | keyof EmbedEventHandlers
+  >;
+  expectTypeOf<(typeof OPTIONS)[number]>().toEqualTypeOf<Options>();
 });
 
 test('emits are derived from the catalog, with typed payloads', () => {
@@ -67,7 +69,7 @@ test('props follow the surface', () => {
 
 test('a template ref exposes the actions, state and embed', () => {
   expectTypeOf<PlatformEmbedAction>().toEqualTypeOf<
-    'send' | 'reload' | 'setColorScheme' | 'setTheme' | 'setLocale' | 'setFilter' | 'navigate' | 'refresh'
+    'send' | 'reload' | 'update' | 'setColorScheme' | 'setTheme' | 'setLocale' | 'setFilter' | 'navigate' | 'refresh'
   >();
   expectTypeOf<Dashboard['setColorScheme']>().parameters.toEqualTypeOf<['light' | 'dark' | 'auto']>();
   expectTypeOf<Dashboard['reload']>().returns.resolves.toEqualTypeOf<EventMap['ready']>();
