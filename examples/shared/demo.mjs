@@ -3,22 +3,41 @@
 //
 // Real tenant: set PLATFORM_BASE_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
 // PLATFORM_DASHBOARD_ID (the published dashboard's public id).
+// Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT (see demoPorts.mjs).
 import { resolve } from 'node:path';
 import { startMockPlatform } from '@platform-embed/mock';
+import { checkDemoPorts, explainTakenPorts, readDemoPorts, usesRealTenant } from './demoPorts.mjs';
 import { HOSTS, startHost } from './hostServer.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const env = process.env;
-const ports = {
-  platform: Number(env.MOCK_PORT ?? 4100),
-  html: Number(env.HTML_PORT ?? 5171),
-  react: Number(env.REACT_PORT ?? 5172),
-  vue: Number(env.VUE_PORT ?? 5173),
+const realTenant = usesRealTenant(env);
+
+// Checked again here (pnpm demo checks before building): a port may have been taken meanwhile.
+const portProblem = await checkDemoPorts(env, { realTenant });
+if (portProblem) {
+  console.error(portProblem);
+  process.exit(1);
+}
+const { ports: demoPorts } = readDemoPorts(env, { realTenant });
+const ports = Object.fromEntries(demoPorts.map((entry) => [entry.name, entry.port]));
+
+// Between the check and listening, another program can still take a port: say which, not a stack.
+const listening = async (name, start) => {
+  try {
+    return await start();
+  } catch (error) {
+    if (error?.code !== 'EADDRINUSE') throw error;
+    console.error(explainTakenPorts(demoPorts.filter((entry) => entry.name === name)));
+    await Promise.all([...Object.values(hosts).map((h) => h.close()), mock?.close()]);
+    process.exit(1);
+  }
 };
 
 let platform;
 let mock;
-if (env.PLATFORM_BASE_URL || env.PLATFORM_API_KEY) {
+const hosts = {};
+if (realTenant) {
   const missing = ['PLATFORM_BASE_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'].filter((k) => !env[k]);
   if (missing.length) {
     console.error(`To run the demo against a real tenant, also set ${missing.join(', ')}.`);
@@ -33,13 +52,12 @@ if (env.PLATFORM_BASE_URL || env.PLATFORM_API_KEY) {
   };
 } else {
   // The hosts run on 127.0.0.1 and the platform on localhost: different origins and sites.
-  mock = await startMockPlatform({ host: 'localhost', port: ports.platform });
+  mock = await listening('platform', () => startMockPlatform({ host: 'localhost', port: ports.platform }));
   platform = { baseUrl: mock.origin, apiKey: mock.apiKey, deploymentId: 1, publicId: 'sales-overview', mode: 'mock' };
 }
 
-const hosts = {};
 for (const name of ['html', 'react', 'vue']) {
-  hosts[name] = await startHost({ name, platform, port: ports[name], mounts: HOSTS[name](root) });
+  hosts[name] = await listening(name, () => startHost({ name, platform, port: ports[name], mounts: HOSTS[name](root) }));
 }
 
 console.log(`

@@ -1,0 +1,79 @@
+// The ports of `pnpm demo`, each chosen with an environment variable, and a check that they are
+// free. `pnpm demo` runs this file before it builds anything (`node examples/shared/demoPorts.mjs`),
+// so a taken port is reported at once, and demo.mjs checks again before it listens.
+import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
+
+/** What listens where in the demo, and the environment variable that moves it. */
+export const DEMO_PORTS = [
+  { name: 'platform', label: 'the mock platform', variable: 'MOCK_PORT', defaultPort: 4100, host: 'localhost' },
+  { name: 'html', label: 'the script tag host', variable: 'HTML_PORT', defaultPort: 5171, host: '127.0.0.1' },
+  { name: 'react', label: 'the React host', variable: 'REACT_PORT', defaultPort: 5172, host: '127.0.0.1' },
+  { name: 'vue', label: 'the Vue host', variable: 'VUE_PORT', defaultPort: 5173, host: '127.0.0.1' },
+];
+
+const HOW_TO_CHOOSE =
+  'Choose other ports with environment variables (0 picks a free one), for example:\n' +
+  '  MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo';
+
+/**
+ * The demo's ports from the environment, or a message saying which variable is not a port.
+ * Against a real tenant (`realTenant`), the mock platform's port is not used.
+ * @param {Record<string, string | undefined>} environment
+ * @param {{ realTenant?: boolean }} [options]
+ * @returns {{ ports: (typeof DEMO_PORTS[number] & { port: number })[] } | { problem: string }}
+ */
+export function readDemoPorts(environment, options = {}) {
+  const ports = [];
+  for (const entry of DEMO_PORTS) {
+    if (options.realTenant && entry.name === 'platform') continue;
+    const text = environment[entry.variable];
+    const port = text === undefined || text === '' ? entry.defaultPort : Number(text);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      return { problem: `${entry.variable}=${text} is not a port: use a whole number from 0 to 65535 (0 picks a free port).` };
+    ports.push({ ...entry, port });
+  }
+  return { ports };
+}
+
+/** Resolves whether `port` can be listened on at `host` right now (it listens and closes at once). */
+export function isPortFree(port, host) {
+  if (port === 0) return Promise.resolve(true);
+  return new Promise((answer) => {
+    const probe = createServer();
+    probe.once('error', () => answer(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => answer(true)));
+  });
+}
+
+/** The message for ports that are in use: which one, for what, and how to choose others. */
+export function explainTakenPorts(taken) {
+  const lines = taken.map(
+    (entry) => `  port ${entry.port} on ${entry.host} (${entry.label}, ${entry.variable}) is already in use by another program`,
+  );
+  return `pnpm demo cannot start:\n${lines.join('\n')}\n${HOW_TO_CHOOSE}\nor stop the program that uses it (\`ss -ltnp\` or \`lsof -i :<port>\` shows which).`;
+}
+
+/**
+ * Checks the demo's ports: answers null when all are free, else the message to print.
+ * @param {Record<string, string | undefined>} environment
+ * @param {{ realTenant?: boolean }} [options]
+ */
+export async function checkDemoPorts(environment, options = {}) {
+  const read = readDemoPorts(environment, options);
+  if ('problem' in read) return `pnpm demo cannot start: ${read.problem}\n${HOW_TO_CHOOSE}`;
+  const taken = [];
+  for (const entry of read.ports) if (!(await isPortFree(entry.port, entry.host))) taken.push(entry);
+  return taken.length ? explainTakenPorts(taken) : null;
+}
+
+/** Whether the demo runs against a real tenant (see demo.mjs). */
+export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_BASE_URL || environment.PLATFORM_API_KEY);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const problem = await checkDemoPorts(process.env, { realTenant: usesRealTenant(process.env) });
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+}
