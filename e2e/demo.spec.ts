@@ -1,6 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { HOSTS, startHost, type RunningHost } from '../examples/shared/hostServer.mjs';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
 import { startStaticServer, type RunningServer } from './support/staticServer';
@@ -102,10 +105,78 @@ for (const name of ['html', 'react', 'vue'] as const) {
       await page.click('[data-action="refresh"]');
       await expect(frame.getByTestId('refresh-count')).toHaveText('1');
       await expect(frame.getByTestId('rejected-actions')).toHaveText('0');
+      // The README's screenshot: written to test-results/ on every run, and over docs/demo.png
+      // only when asked (UPDATE_SCREENSHOT=1), so that running the tests leaves the tree clean.
       if (name == 'html') {
-        mkdirSync(resolve(root, 'docs'), { recursive: true });
-        await page.screenshot({ path: resolve(root, 'docs/demo.png') });
+        const screenshot = process.env.UPDATE_SCREENSHOT === '1' ? resolve(root, 'docs/demo.png') : resolve(root, 'test-results/demo.png');
+        mkdirSync(dirname(screenshot), { recursive: true });
+        await page.screenshot({ path: screenshot });
       }
+    });
+
+    for (const width of [800, 1440]) {
+      test(`at ${width} px, in English and in es-MX, nothing overflows its card and the whole dashboard fits the iframe`, async ({
+        page,
+      }) => {
+        await page.setViewportSize({ width, height: 1000 });
+        const frame = await open(page);
+        await expect(frame.locator('[data-testid="widget"][data-loaded="true"]')).toHaveCount(4);
+        for (const locale of ['en', 'es-MX']) {
+          if (locale == 'es-MX') {
+            await page.click('[data-action="locale"]');
+            await expect(frame.getByTestId('locale')).toHaveText('es-MX');
+            await expect(frame.getByTestId('widget-value-revenue')).toContainText('USD');
+          }
+          await page.click('[data-action="refresh"]');
+          await expect(frame.getByTestId('last-action')).toHaveText('refresh');
+          const layout = await frame.locator('body').evaluate(() => {
+            const overflowing = (element: Element) => element.scrollWidth > element.clientWidth;
+            const describe = (element: Element) =>
+              `${element.className || element.tagName} ${(element as HTMLElement).dataset.testid ?? ''}: ${element.scrollWidth} > ${element.clientWidth}`;
+            const cards = [...document.querySelectorAll('.bar, .widget, .panel, .status, .meta, .ask')];
+            const input = document.querySelector<HTMLInputElement>('[data-testid="ai-query-input"]')!;
+            return {
+              cards: cards.length,
+              overflowingCards: cards.filter(overflowing).map(describe),
+              // An input scrolls its text instead of overflowing: compare the question's width with the box.
+              inputClipped: input.scrollWidth > input.clientWidth,
+              pageWider: document.documentElement.scrollWidth > innerWidth,
+              contentHeight: document.documentElement.scrollHeight,
+              frameHeight: innerHeight,
+            };
+          });
+          expect(layout.cards, locale).toBeGreaterThan(6);
+          expect(layout.overflowingCards, locale).toEqual([]);
+          expect(layout.inputClipped, locale).toBe(false);
+          expect(layout.pageWider, locale).toBe(false);
+          expect(layout.contentHeight, `${locale}: the iframe cuts the dashboard`).toBeLessThanOrEqual(layout.frameHeight);
+        }
+        // Every label of the embed's own interface is translated.
+        for (const [testId, spanish] of [
+          ['navigate', 'Navegar'],
+          ['download-csv', 'Exportar CSV'],
+          ['drilldown', 'Ver detalle'],
+          ['raise-error', 'Provocar error'],
+          ['ai-query', 'Preguntar a la IA'],
+          ['header-edit', 'Editar'],
+          ['header-duplicate', 'Duplicar'],
+          ['dashboard-title', 'Resumen de ventas'],
+        ] as const)
+          await expect(frame.getByTestId(testId)).toHaveText(spanish);
+        await expect(frame.locator('[data-widget-id="revenue"] h2')).toHaveText('Ingresos');
+        await expect(frame.locator('.status dt').first()).toHaveText('Ruta');
+      });
+    }
+
+    test("the host's event log follows its newest entry", async ({ page }) => {
+      const frame = await open(page);
+      for (let click = 0; click < 14; click++) await frame.getByTestId('navigate').click();
+      await expect.poll(async () => (await names(page)).filter((event) => event == 'navigate').length).toBe(14);
+      const list = page.getByTestId('event-log');
+      expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+      await expect
+        .poll(() => list.evaluate((element) => element.scrollHeight - element.clientHeight - element.scrollTop))
+        .toBeLessThanOrEqual(1);
     });
 
     test('reload mints a new session and keeps the color scheme; a reused session is refused by the platform', async ({ page }) => {
@@ -128,6 +199,32 @@ for (const name of ['html', 'react', 'vue'] as const) {
       await expect.poll(() => last(page, 'error')).toMatchObject({ fatal: true });
       await expect(page.getByTestId('status')).toHaveText('error');
       await expect(page.frameLocator('#embed iframe').getByTestId('fatal-error')).toBeVisible();
+      // The host page says why, from the embed's state.
+      const fatalMessage = String((await last(page, 'error'))!.message);
+      await expect(page.getByTestId('embed-error')).toBeVisible();
+      await expect(page.getByTestId('embed-error')).toContainText(fatalMessage);
+    });
+
+    test('a session route that fails shows its status and message in the page, not a blank box', async ({ page }) => {
+      const closed = await startStaticServer({ host: '127.0.0.1' });
+      await closed.close();
+      const unreachable = await startHost({
+        name,
+        mounts: HOSTS[name](root),
+        platform: { baseUrl: closed.origin, apiKey: platform.apiKey, deploymentId: 1, publicId: 'sales-overview', mode: 'mock' },
+      });
+      try {
+        await page.goto(`${unreachable.origin}/`);
+        await expect(page.getByTestId('status')).toHaveText('error');
+        const failure = page.getByTestId('embed-error');
+        await expect(failure).toBeVisible();
+        await expect(failure).toContainText('session');
+        await expect(failure).toContainText('the session route answered 502');
+        await expect(failure).toContainText(`could not reach ${closed.origin}`);
+        await expect(failure).not.toContainText(platform.apiKey);
+      } finally {
+        await unreachable.close();
+      }
     });
 
     test('a hostile frame on a third origin posting perfect envelopes changes nothing', async ({ page }) => {
@@ -164,3 +261,35 @@ for (const name of ['html', 'react', 'vue'] as const) {
     });
   });
 }
+
+test('pnpm demo says which port is taken and how to choose others, before building and without a stack trace', async () => {
+  const taken = createServer();
+  await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+  const takenPort = (taken.address() as AddressInfo).port;
+  const run = (script: string) =>
+    new Promise<{ code: number | null; output: string }>((done) => {
+      const child = spawn(process.execPath, [resolve(root, script)], {
+        cwd: root,
+        env: { ...process.env, MOCK_PORT: '0', HTML_PORT: String(takenPort), REACT_PORT: '0', VUE_PORT: '0' },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.once('exit', (code) => done({ code, output }));
+    });
+  try {
+    // The check `pnpm demo` runs first, and demo.mjs itself.
+    for (const script of ['examples/shared/demoPorts.mjs', 'examples/shared/demo.mjs']) {
+      const { code, output } = await run(script);
+      expect(code, script).toBe(1);
+      expect(output).toContain(`port ${takenPort} on 127.0.0.1 (the script tag host, HTML_PORT) is already in use`);
+      expect(output).toContain('MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo');
+      expect(output).not.toContain('EADDRINUSE');
+      expect(output).not.toMatch(/^\s+at /m);
+    }
+  } finally {
+    taken.close();
+  }
+  const demoScript = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).scripts.demo as string;
+  expect(demoScript.startsWith('node examples/shared/demoPorts.mjs && ')).toBe(true);
+});

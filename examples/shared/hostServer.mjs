@@ -32,18 +32,31 @@ export async function startHost(options) {
   const { platform, user = { externalId: 'demo.viewer@example.com', displayName: 'Demo Viewer' } } = options;
   let minted = 0;
   const client = createSessionClient({ baseUrl: platform.baseUrl, apiKey: platform.apiKey });
-  const session = toNodeHandler(
-    createSessionHandler({
-      client,
-      deploymentId: platform.deploymentId,
-      methods: ['POST'],
-      // A real host reads its own signed-in user from the request (cookie, token...).
-      resolveUser: () => {
-        minted++;
-        return { externalId: user.externalId, email: user.email, userProfile: { displayName: user.displayName } };
-      },
-    }),
-  );
+  const failureCauses = new WeakMap();
+  const sessionRoute = createSessionHandler({
+    client,
+    deploymentId: platform.deploymentId,
+    methods: ['POST'],
+    // A real host reads its own signed-in user from the request (cookie, token...).
+    resolveUser: () => {
+      minted++;
+      return { externalId: user.externalId, email: user.email, userProfile: { displayName: user.displayName } };
+    },
+    onError: (error, request) => {
+      const cause = error instanceof Error ? error.message : String(error);
+      console.error(`${options.name} host, session route: ${cause}`);
+      failureCauses.set(request, cause);
+    },
+  });
+  // The demo's route also puts the cause of a failure in its answer, so the host page can show
+  // it instead of a blank embed (the client's errors never contain the API key). A production
+  // route answers only the generic message and logs the cause, as createSessionHandler does.
+  const session = toNodeHandler(async (request) => {
+    const response = await sessionRoute(request);
+    const cause = failureCauses.get(request);
+    if (cause === undefined) return response;
+    return new Response(JSON.stringify({ ...(await response.json()), cause }), { status: response.status, headers: response.headers });
+  });
   const config = JSON.stringify({
     baseUrl: platform.baseUrl,
     publicId: platform.publicId,

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { usePlatformEmbed, type EmbedHandle, type EventMessage, type UnknownEventMessage } from '@platform-embed/react';
 
 export interface DemoConfig {
@@ -9,14 +9,22 @@ export interface DemoConfig {
 // This host's own backend route mints a fresh single-use session for every load.
 async function mintSession(): Promise<{ sessionId: string }> {
   const response = await fetch('/api/session', { method: 'POST' });
-  if (!response.ok) throw new Error(`the session route answered ${response.status}`);
+  if (!response.ok) throw new Error(await describeRouteFailure(response));
   return response.json();
+}
+
+/** What a failed answer of the session route says: its status, its message and (demo only) the cause. */
+async function describeRouteFailure(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { error?: string; cause?: string } | null;
+  const said = [body?.error, body?.cause].filter(Boolean).join(': ');
+  return `the session route answered ${response.status}${said ? ` (${said})` : ''}`;
 }
 
 type Logged = { id: number; event: string; payload: unknown };
 
 export function App({ config }: { config: DemoConfig }) {
   const box = useRef<HTMLDivElement>(null);
+  const logList = useRef<HTMLOListElement>(null);
   const [log, setLog] = useState<Logged[]>([]);
   const { state, embed } = usePlatformEmbed(box, {
     surface: 'dashboard',
@@ -32,6 +40,12 @@ export function App({ config }: { config: DemoConfig }) {
         { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload },
       ]),
   });
+
+  // The log follows its newest entry.
+  useEffect(() => {
+    const list = logList.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [log.length]);
 
   const actions: [string, string, (e: EmbedHandle<'dashboard'>) => unknown][] = [
     ['scheme-dark', 'Dark', (e) => e.setColorScheme('dark')],
@@ -51,11 +65,20 @@ export function App({ config }: { config: DemoConfig }) {
         <span className="sub">@platform-embed/react · usePlatformEmbed</span>
       </header>
       <main>
-        <div id="embed" ref={box} />
+        <section className="embed-area">
+          {/* A failed load shows its cause (the session route's answer, the platform's fatal error, a timeout). */}
+          {state.status === 'error' && state.error && (
+            <div className="embed-error" data-testid="embed-error" role="alert">
+              <strong>The embed failed</strong> <code>{state.error.code}</code>
+              <p>{state.error.message}</p>
+            </div>
+          )}
+          <div id="embed" ref={box} />
+        </section>
         <aside>
           <section className="panel">
             <h2>Embed</h2>
-            <p className="status" title={state.error?.message}>
+            <p className="status">
               status: <b data-testid="status">{state.status}</b>
             </p>
           </section>
@@ -71,7 +94,7 @@ export function App({ config }: { config: DemoConfig }) {
           </section>
           <section className="panel">
             <h2>Events</h2>
-            <ol className="log" data-testid="event-log">
+            <ol className="log" data-testid="event-log" ref={logList}>
               {log.map((entry) => (
                 <li key={entry.id} data-event={entry.event}>
                   {JSON.stringify(entry.payload)}

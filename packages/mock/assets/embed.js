@@ -86,7 +86,8 @@ const view = {
   events: [],
   banner: null,
   answers: [],
-  query: 'Top 5 products by revenue',
+  // What the viewer typed; until then the input shows a sample question in their language.
+  query: null,
   loadedWidgets: 0,
 };
 const PAGES = {
@@ -95,6 +96,9 @@ const PAGES = {
   app: ['/app', '/app/workbooks', '/app/folders'],
 }[config.surface];
 
+// Every word of the page's own interface, per language. Dashboard content (titles, row labels)
+// is translated by the dashboard's `translations`, as its author would; protocol values (paths,
+// schemes, action names) are shown as they are.
 const LABELS = {
   en: {
     welcome: 'Signed in as',
@@ -102,8 +106,40 @@ const LABELS = {
     filters: 'Filters',
     none: 'none',
     ask: 'Ask AI',
+    askLabel: 'Question for the AI',
+    sampleQuery: 'Top 5 products by revenue',
+    askHint: 'Ask a question about your data.',
+    answer: 'Answer to',
+    agentFailed: 'The agent could not answer (mock failure).',
+    chatHidden: 'AI chat hidden for this session',
     signin: 'Sign in',
+    privateMode: 'Private mode: the viewer signs in inside the frame.',
     viewer: 'Viewer actions',
+    back: 'Back',
+    edit: 'Edit',
+    duplicate: 'Duplicate',
+    navigate: 'Navigate',
+    exportCsv: 'Export CSV',
+    drilldown: 'Drill down',
+    raiseError: 'Raise error',
+    dismiss: 'Dismiss',
+    queryFailed: 'A query failed (raised from the viewer).',
+    path: 'Path',
+    colorScheme: 'Color scheme',
+    primaryColor: 'Primary color',
+    defaultValue: 'default',
+    theme: 'Theme',
+    locale: 'Locale',
+    ignoredFilters: 'Ignored filters',
+    refreshCount: 'Refresh count',
+    lastAction: 'Last action',
+    rejectedActions: 'Rejected actions',
+    hostOrigin: 'Host origin',
+    notEmbedded: 'not embedded',
+    launchOptions: 'Launch options',
+    refused: 'Embedding refused',
+    refusedFor: 'This page may not be embedded by',
+    unknownOrigin: 'an unknown origin',
   },
   es: {
     welcome: 'Sesión de',
@@ -111,8 +147,40 @@ const LABELS = {
     filters: 'Filtros',
     none: 'ninguno',
     ask: 'Preguntar a la IA',
+    askLabel: 'Pregunta para la IA',
+    sampleQuery: '5 productos más vendidos',
+    askHint: 'Haz una pregunta sobre tus datos.',
+    answer: 'Respuesta a',
+    agentFailed: 'El agente no pudo responder (fallo simulado).',
+    chatHidden: 'El chat con IA está oculto en esta sesión',
     signin: 'Iniciar sesión',
+    privateMode: 'Modo privado: el usuario inicia sesión dentro del marco.',
     viewer: 'Acciones del usuario',
+    back: 'Atrás',
+    edit: 'Editar',
+    duplicate: 'Duplicar',
+    navigate: 'Navegar',
+    exportCsv: 'Exportar CSV',
+    drilldown: 'Ver detalle',
+    raiseError: 'Provocar error',
+    dismiss: 'Cerrar',
+    queryFailed: 'Una consulta falló (provocado por el usuario).',
+    path: 'Ruta',
+    colorScheme: 'Esquema de color',
+    primaryColor: 'Color principal',
+    defaultValue: 'predeterminado',
+    theme: 'Tema',
+    locale: 'Idioma',
+    ignoredFilters: 'Filtros ignorados',
+    refreshCount: 'Actualizaciones',
+    lastAction: 'Última acción',
+    rejectedActions: 'Acciones rechazadas',
+    hostOrigin: 'Origen del anfitrión',
+    notEmbedded: 'no incrustado',
+    launchOptions: 'Opciones de inicio',
+    refused: 'Incrustación rechazada',
+    refusedFor: 'Esta página no puede incrustarse desde',
+    unknownOrigin: 'un origen desconocido',
   },
   fr: {
     welcome: 'Connecté en tant que',
@@ -120,8 +188,40 @@ const LABELS = {
     filters: 'Filtres',
     none: 'aucun',
     ask: "Demander à l'IA",
+    askLabel: "Question pour l'IA",
+    sampleQuery: 'Top 5 des produits',
+    askHint: 'Posez une question sur vos données.',
+    answer: 'Réponse à',
+    agentFailed: "L'agent n'a pas pu répondre (échec simulé).",
+    chatHidden: 'Le chat IA est masqué pour cette session',
     signin: 'Se connecter',
+    privateMode: 'Mode privé : le lecteur se connecte dans le cadre.',
     viewer: 'Actions du lecteur',
+    back: 'Retour',
+    edit: 'Modifier',
+    duplicate: 'Dupliquer',
+    navigate: 'Naviguer',
+    exportCsv: 'Exporter en CSV',
+    drilldown: 'Détailler',
+    raiseError: 'Provoquer une erreur',
+    dismiss: 'Fermer',
+    queryFailed: 'Une requête a échoué (provoqué par le lecteur).',
+    path: 'Chemin',
+    colorScheme: 'Jeu de couleurs',
+    primaryColor: 'Couleur principale',
+    defaultValue: 'par défaut',
+    theme: 'Thème',
+    locale: 'Langue',
+    ignoredFilters: 'Filtres ignorés',
+    refreshCount: 'Actualisations',
+    lastAction: 'Dernière action',
+    rejectedActions: 'Actions refusées',
+    hostOrigin: "Origine de l'hôte",
+    notEmbedded: 'non intégré',
+    launchOptions: 'Options de lancement',
+    refused: 'Intégration refusée',
+    refusedFor: 'Cette page ne peut pas être intégrée par',
+    unknownOrigin: 'une origine inconnue',
   },
   de: {
     welcome: 'Angemeldet als',
@@ -129,11 +229,46 @@ const LABELS = {
     filters: 'Filter',
     none: 'keine',
     ask: 'KI fragen',
+    askLabel: 'Frage an die KI',
+    sampleQuery: 'Top-5-Produkte nach Umsatz',
+    askHint: 'Stellen Sie eine Frage zu Ihren Daten.',
+    answer: 'Antwort auf',
+    agentFailed: 'Der Agent konnte nicht antworten (simulierter Fehler).',
+    chatHidden: 'Der KI-Chat ist in dieser Sitzung ausgeblendet',
     signin: 'Anmelden',
+    privateMode: 'Privater Modus: Der Betrachter meldet sich im Frame an.',
     viewer: 'Aktionen',
+    back: 'Zurück',
+    edit: 'Bearbeiten',
+    duplicate: 'Duplizieren',
+    navigate: 'Navigieren',
+    exportCsv: 'CSV exportieren',
+    drilldown: 'Drilldown',
+    raiseError: 'Fehler auslösen',
+    dismiss: 'Schließen',
+    queryFailed: 'Eine Abfrage ist fehlgeschlagen (vom Betrachter ausgelöst).',
+    path: 'Pfad',
+    colorScheme: 'Farbschema',
+    primaryColor: 'Primärfarbe',
+    defaultValue: 'Standard',
+    theme: 'Design',
+    locale: 'Sprache',
+    ignoredFilters: 'Ignorierte Filter',
+    refreshCount: 'Aktualisierungen',
+    lastAction: 'Letzte Aktion',
+    rejectedActions: 'Abgelehnte Aktionen',
+    hostOrigin: 'Host-Origin',
+    notEmbedded: 'nicht eingebettet',
+    launchOptions: 'Startoptionen',
+    refused: 'Einbettung abgelehnt',
+    refusedFor: 'Diese Seite darf nicht eingebettet werden von',
+    unknownOrigin: 'einem unbekannten Origin',
   },
 };
-const t = (key) => (LABELS[view.locale.slice(0, 2).toLowerCase()] || LABELS.en)[key];
+const language = () => view.locale.slice(0, 2).toLowerCase();
+const t = (key) => (LABELS[language()] || LABELS.en)[key] ?? LABELS.en[key];
+// Dashboard content in the viewer's language, when the dashboard has a translation for it.
+const translated = (text) => (dashboard && dashboard.translations && dashboard.translations[language()]?.[text]) || text;
 
 // ---------------------------------------------------------------------------------------
 // Outgoing events. Each payload is checked against the core's catalog before it leaves, so
@@ -275,7 +410,7 @@ const viewer = {
     emit('drilldown', { member: w.member, value: widgetValue(w), widgetId: w.id });
   },
   'ai-query'() {
-    const query = view.query.trim() || 'Top 5 products by revenue';
+    const query = (view.query ?? t('sampleQuery')).trim() || t('sampleQuery');
     const chatId = `chat-${++chatCount}`;
     const agentId = 'mock-agent';
     emit('ai-query', { query, status: 'submitted', chatId, agentId });
@@ -286,13 +421,13 @@ const viewer = {
       const failed = /\bfail/i.test(query);
       emit('ai-query', { query, status: failed ? 'error' : 'completed', chatId, agentId });
       entry.answer = failed
-        ? 'The agent could not answer (mock failure).'
-        : `Mock answer to "${query}": ${formatNumber(dashboard ? widgetValue(dashboard.widgets[0]) : 42, 'number')}.`;
+        ? t('agentFailed')
+        : `${t('answer')} "${query}": ${formatNumber(dashboard ? widgetValue(dashboard.widgets[0]) : 42, 'number')}.`;
       render();
     }, 150);
   },
   'raise-error'() {
-    view.banner = 'A query failed (raised from the viewer).';
+    view.banner = 'queryFailed';
     emit('error', {
       message: 'Query failed: mock error raised by the viewer',
       name: 'QueryError',
@@ -380,11 +515,11 @@ function header() {
       : '';
   const back = config.surface == 'app' ? launch.showWorkbookBackButton : launch.showDashboardBackButton;
   return `<header class="bar" data-testid="dashboard-header">
-    ${back ? `<button type="button" class="ghost" data-testid="header-back" title="Back">←</button>` : ''}
-    ${launch.showDashboardTitle ? `<h1 data-testid="dashboard-title">${esc(dashboard.title)}</h1>` : '<span class="grow"></span>'}
+    ${back ? `<button type="button" class="ghost" data-testid="header-back" title="${esc(t('back'))}" aria-label="${esc(t('back'))}">←</button>` : ''}
+    ${launch.showDashboardTitle ? `<h1 data-testid="dashboard-title">${esc(translated(dashboard.title))}</h1>` : '<span class="grow"></span>'}
     <span class="grow"></span>
-    ${launch.showDashboardEditButton ? `<button type="button" class="ghost" data-testid="header-edit">Edit</button>` : ''}
-    ${launch.showDashboardDuplicateButton ? `<button type="button" class="ghost" data-testid="header-duplicate">Duplicate</button>` : ''}
+    ${launch.showDashboardEditButton ? `<button type="button" class="ghost" data-testid="header-edit">${esc(t('edit'))}</button>` : ''}
+    ${launch.showDashboardDuplicateButton ? `<button type="button" class="ghost" data-testid="header-duplicate">${esc(t('duplicate'))}</button>` : ''}
     ${exportMenu}
   </header>`;
 }
@@ -396,10 +531,10 @@ function widgets() {
       const body = !loaded
         ? '<div class="skeleton"></div>'
         : w.rows
-          ? `<table>${w.rows.map((r) => `<tr><td>${esc(r.label)}</td><td class="num">${esc(formatNumber(Math.round(r.value * filterFactor()), w.format))}</td></tr>`).join('')}</table>`
+          ? `<table>${w.rows.map((r) => `<tr><td>${esc(translated(r.label))}</td><td class="num">${esc(formatNumber(Math.round(r.value * filterFactor()), w.format))}</td></tr>`).join('')}</table>`
           : `<div class="value" data-testid="widget-value-${esc(w.id)}">${esc(formatNumber(widgetValue(w), w.format))}</div>`;
       return `<section class="widget${w.rows ? ' wide' : ''}" data-testid="widget" data-widget-id="${esc(w.id)}" data-loaded="${loaded}">
-        <h2>${esc(w.title)}</h2>${body}<footer><code>${esc(w.member)}</code>${view.refreshCount ? ` · ${t('refresh')} ${view.refreshCount}×` : ''}</footer></section>`;
+        <h2>${esc(translated(w.title))}</h2>${body}<footer><code>${esc(w.member)}</code>${view.refreshCount ? ` · ${t('refresh')} ${view.refreshCount}×` : ''}</footer></section>`;
     })
     .join('')}</div>`;
 }
@@ -410,7 +545,7 @@ function chat() {
       ? view.answers
           .map((a) => `<div class="q">${esc(a.query)}</div><div class="a" data-testid="ai-answer">${esc(a.answer)}</div>`)
           .join('')
-      : '<p class="muted">Ask a question about your data.</p>'
+      : `<p class="muted">${esc(t('askHint'))}</p>`
   }</div>`;
 }
 
@@ -420,12 +555,12 @@ function viewerPanel() {
   return `<aside class="panel" aria-label="${esc(t('viewer'))}">
     <h3>${esc(t('viewer'))}</h3>
     <div class="buttons">
-      ${button('navigate', 'Navigate')}
-      ${isDashboard && launch.allowExport ? button('download-csv', 'Export CSV') : ''}
-      ${isDashboard ? button('drilldown', 'Drill down') : ''}
-      ${button('raise-error', 'Raise error', 'class="danger"')}
+      ${button('navigate', t('navigate'))}
+      ${isDashboard && launch.allowExport ? button('download-csv', t('exportCsv')) : ''}
+      ${isDashboard ? button('drilldown', t('drilldown')) : ''}
+      ${button('raise-error', t('raiseError'), 'class="danger"')}
     </div>
-    ${showChat ? `<form class="ask"><input data-testid="ai-query-input" value="${esc(view.query)}" aria-label="AI question">${button('ai-query', t('ask'))}</form>${config.surface == 'chat' ? '' : chat()}` : '<p class="muted" data-testid="chat-hidden">AI chat hidden for this session</p>'}
+    ${showChat ? `<form class="ask"><input data-testid="ai-query-input" value="${esc(view.query ?? t('sampleQuery'))}" aria-label="${esc(t('askLabel'))}">${button('ai-query', t('ask'))}</form>${config.surface == 'chat' ? '' : chat()}` : `<p class="muted" data-testid="chat-hidden">${esc(t('chatHidden'))}</p>`}
   </aside>`;
 }
 
@@ -435,18 +570,18 @@ function statusBar() {
     `<div${wide ? ' class="wide"' : ''}><dt>${esc(label)}</dt><dd data-testid="${id}">${esc(value)}</dd></div>`;
   const options = { ...launch };
   return `<dl class="status" data-testid="status">
-    ${item('current-path', 'Path', view.path)}
-    ${item('color-scheme', 'Color scheme', view.colorScheme)}
-    ${item('theme-primary', 'Primary color', view.theme.primaryColor ?? 'default')}
-    ${item('theme', 'Theme', JSON.stringify(view.theme))}
-    ${item('locale', 'Locale', view.locale)}
+    ${item('current-path', t('path'), view.path)}
+    ${item('color-scheme', t('colorScheme'), view.colorScheme)}
+    ${item('theme-primary', t('primaryColor'), view.theme.primaryColor ?? t('defaultValue'))}
+    ${item('theme', t('theme'), JSON.stringify(view.theme))}
+    ${item('locale', t('locale'), view.locale)}
     ${item('active-filters', t('filters'), filters)}
-    ${item('ignored-filters', 'Ignored filters', view.ignoredFilters.join(', ') || t('none'))}
-    ${item('refresh-count', 'Refresh count', view.refreshCount)}
-    ${item('last-action', 'Last action', view.lastAction ?? t('none'))}
-    ${item('rejected-actions', 'Rejected actions', view.rejected.length ? `${view.rejected.length}: ${view.rejected[0]}` : '0')}
-    ${item('host-origin', 'Host origin', hostOrigin ?? 'not embedded')}
-    ${item('launch-options', 'Launch options', JSON.stringify(options), true)}
+    ${item('ignored-filters', t('ignoredFilters'), view.ignoredFilters.join(', ') || t('none'))}
+    ${item('refresh-count', t('refreshCount'), view.refreshCount)}
+    ${item('last-action', t('lastAction'), view.lastAction ?? t('none'))}
+    ${item('rejected-actions', t('rejectedActions'), view.rejected.length ? `${view.rejected.length}: ${view.rejected[0]}` : '0')}
+    ${item('host-origin', t('hostOrigin'), hostOrigin ?? t('notEmbedded'))}
+    ${item('launch-options', t('launchOptions'), JSON.stringify(options), true)}
   </dl>
   <ol class="events" data-testid="event-log">${view.events.map((e) => `<li>${esc(e)}</li>`).join('')}</ol>`;
 }
@@ -474,12 +609,12 @@ function render() {
   }
   if (embedded && !hostAllowed) {
     root.dataset.state = 'refused';
-    root.innerHTML = `<div class="card fatal" data-testid="host-refused" role="alert"><h1>Embedding refused</h1><p>This page may not be embedded by ${esc(hostOrigin ?? 'an unknown origin')}.</p></div>`;
+    root.innerHTML = `<div class="card fatal" data-testid="host-refused" role="alert"><h1>${esc(t('refused'))}</h1><p>${esc(t('refusedFor'))} ${esc(hostOrigin ?? t('unknownOrigin'))}.</p></div>`;
     return;
   }
   if (!readySent) {
     root.dataset.state = 'signin';
-    root.innerHTML = `<div class="card signin" data-testid="sign-in-screen"><h1>${esc(t('signin'))}</h1><p class="muted">Private mode: the viewer signs in inside the frame.</p>${button('sign-in', t('signin'))}</div>`;
+    root.innerHTML = `<div class="card signin" data-testid="sign-in-screen"><h1>${esc(t('signin'))}</h1><p class="muted">${esc(t('privateMode'))}</p>${button('sign-in', t('signin'))}</div>`;
     return;
   }
   root.dataset.state = 'ready';
@@ -487,7 +622,7 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
   const main = config.surface == 'chat' ? chat() : widgets();
   root.innerHTML = `${header()}
-    ${view.banner ? `<div class="banner" data-testid="error-banner" role="alert">${esc(view.banner)} ${button('dismiss-error', '×', 'class="ghost"')}</div>` : ''}
+    ${view.banner ? `<div class="banner" data-testid="error-banner" role="alert">${esc(t(view.banner))} ${button('dismiss-error', '×', `class="ghost" aria-label="${esc(t('dismiss'))}"`)}</div>` : ''}
     <div class="meta">${userBadge()}<span class="badge" data-testid="mode">${esc(config.mode)}</span>${config.embedTenant ? `<span class="badge" data-testid="embed-tenant">${esc(config.embedTenant)}</span>` : ''}</div>
     <div class="layout"><main>${main}</main>${viewerPanel()}</div>
     ${statusBar()}`;

@@ -33,7 +33,59 @@ export interface MockDashboard {
   timeGrains?: string[];
   /** Its field switchers (`ms_` launch options), by replaced member. @default ['orders.revenue'] */
   fieldSwitches?: string[];
+  /**
+   * Its texts (title, widget titles, row labels) in other languages, by language (`es`) and
+   * English text, as the dashboard's author translated them; shown in the embed's locale.
+   * Events keep reporting the original texts. @default {@link DEFAULT_TRANSLATIONS}
+   */
+  translations?: Record<string, Record<string, string>>;
 }
+
+/** Spanish, French and German for the texts of the default dashboards. */
+export const DEFAULT_TRANSLATIONS: Record<string, Record<string, string>> = {
+  es: {
+    'Sales overview': 'Resumen de ventas',
+    'Support health': 'Estado del soporte',
+    Revenue: 'Ingresos',
+    Orders: 'Pedidos',
+    Conversion: 'Conversión',
+    'Orders by status': 'Pedidos por estado',
+    completed: 'completado',
+    processing: 'en proceso',
+    shipped: 'enviado',
+    cancelled: 'cancelado',
+    'Open tickets': 'Tickets abiertos',
+    CSAT: 'Satisfacción (CSAT)',
+  },
+  fr: {
+    'Sales overview': 'Aperçu des ventes',
+    'Support health': 'Santé du support',
+    Revenue: "Chiffre d'affaires",
+    Orders: 'Commandes',
+    Conversion: 'Conversion',
+    'Orders by status': 'Commandes par statut',
+    completed: 'terminée',
+    processing: 'en cours',
+    shipped: 'expédiée',
+    cancelled: 'annulée',
+    'Open tickets': 'Tickets ouverts',
+    CSAT: 'Satisfaction (CSAT)',
+  },
+  de: {
+    'Sales overview': 'Verkaufsübersicht',
+    'Support health': 'Support-Status',
+    Revenue: 'Umsatz',
+    Orders: 'Bestellungen',
+    Conversion: 'Konversion',
+    'Orders by status': 'Bestellungen nach Status',
+    completed: 'abgeschlossen',
+    processing: 'in Bearbeitung',
+    shipped: 'versandt',
+    cancelled: 'storniert',
+    'Open tickets': 'Offene Tickets',
+    CSAT: 'Zufriedenheit (CSAT)',
+  },
+};
 
 /** The widgets a dashboard gets when it declares none. */
 export const DEFAULT_WIDGETS: MockWidget[] = [
@@ -81,6 +133,7 @@ export function resolveDashboard(d: MockDashboard): ResolvedDashboard {
     filters: ['orders.status', 'orders.created_at'],
     timeGrains: ['orders.created_at'],
     fieldSwitches: ['orders.revenue'],
+    translations: DEFAULT_TRANSLATIONS,
     ...d,
   };
 }

@@ -19,4 +19,4 @@ export {
   type PlatformStateOptions,
   type SessionSnapshot,
 } from './platformState';
-export { DEFAULT_DASHBOARDS, DEFAULT_WIDGETS, type MockDashboard, type MockWidget } from './demoData';
+export { DEFAULT_DASHBOARDS, DEFAULT_TRANSLATIONS, DEFAULT_WIDGETS, type MockDashboard, type MockWidget } from './demoData';
