@@ -4,7 +4,12 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const pkgs = ['core', 'react', 'vue', 'element', 'server', 'mock'];
-const workspace = pkgs.map((p) => ({ find: `@platform-embed/${p}`, replacement: here(`./packages/${p}/src/index.ts`) }));
+// The second entry points first: `@platform-embed/core` would also match `@platform-embed/core/testing`.
+const entries = [
+  { find: '@platform-embed/core/testing', replacement: here('./packages/core/src/testing/index.ts') },
+  { find: '@platform-embed/mock/playwright', replacement: here('./packages/mock/src/playwright.ts') },
+];
+const workspace = [...entries, ...pkgs.map((p) => ({ find: `@platform-embed/${p}`, replacement: here(`./packages/${p}/src/index.ts`) }))];
 
 const dom = new Set(['core', 'react', 'vue', 'element']);
 
