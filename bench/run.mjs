@@ -5,7 +5,7 @@
 // --update (or UPDATE_RESULTS=1) it writes the committed bench/RESULTS.md instead, so that a
 // run leaves the working tree clean unless asked.
 //
-//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,size] [--candidate=<dir>]
+//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,size] [--candidate=<dir>]
 //
 // --candidate=<dir> serves another build of the core (a folder with index.mjs) and adds it to
 // the dispatch benchmark as one more mode, to measure a fix side by side with the shipped core.
@@ -15,6 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
+import { resilience } from './resilience.mjs';
 import { serve } from './server.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -395,6 +396,10 @@ try {
       `${times(r5)} against ≤ 1.05×: ${overBy(v5, 1.05)} (${ms(median(samples.sdk) - median(samples.hand))} at the median, while single loads range over ${spread([...samples.sdk, ...samples.hand], ms)}). Between the call and the iframe's navigation the SDK does a microtask hop and builds the URL, microseconds against a cross-site frame load, so a real excess would point at the frame setup (attributes, \`allow\`) rather than at JavaScript work.`,
     );
   }
+
+  // ---- 7-9: resilience (bench/resilience.mjs) ---------------------------------------------
+  if (runs('resilience'))
+    await resilience({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, overBy } });
 
   // ---- 6: size ---------------------------------------------------------------------------
   if (runs('size')) {
