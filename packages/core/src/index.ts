@@ -6,7 +6,7 @@
  * @module @platform-embed/core
  */
 export { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
-export { normalizeBaseUrl } from './origin';
+export { normalizeBaseUrl, toOrigin } from './origin';
 export {
   LAUNCH_OPTIONS,
   buildEmbedUrl,

@@ -4,6 +4,23 @@ import { EmbedError, ErrorCode } from './errors';
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /**
+ * The one origin rule of the SDK, shared by the core, `@platform-embed/server` and the mock:
+ * the exact origin of an `https:` URL (plain `http:` only for `localhost`, `127.x.x.x` and
+ * `[::1]`), lowercase host, default port dropped, path, query and fragment ignored; `undefined`
+ * for anything else, and for URLs with embedded credentials.
+ * @example `toOrigin('https://Acme.Platform.example:443/x')` → `'https://acme.platform.example'`
+ */
+export function toOrigin(value: unknown): string | undefined {
+  let url: URL | undefined;
+  try {
+    if (typeof value == 'string' || value instanceof URL) url = new URL(String(value).trim());
+  } catch {}
+  return url && (url.protocol == 'https:' || (url.protocol == 'http:' && LOOPBACK.test(url.hostname))) && !url.username && !url.password
+    ? url.origin
+    : undefined;
+}
+
+/**
  * Normalizes a tenant base URL (tenant host or custom domain) to the exact origin that
  * messages must come from and that actions are posted to: lowercase host, default port
  * dropped, path, query and fragment ignored.
@@ -19,12 +36,9 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
  * ```
  */
 export function normalizeBaseUrl(baseUrl: string | URL): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(String(baseUrl).trim());
-  } catch {}
+  const origin = toOrigin(baseUrl);
   // The refused value is quoted without any `user:password@` part (secrets stay secret).
-  if (!url || !(url.protocol == 'https:' || (url.protocol == 'http:' && LOOPBACK.test(url.hostname))) || url.username || url.password)
+  if (!origin)
     throw new EmbedError(
       ErrorCode.InvalidOption,
       !__DEV__
@@ -35,5 +49,5 @@ export function normalizeBaseUrl(baseUrl: string | URL): string {
               .slice(0, 80),
           )}`,
     );
-  return url.origin;
+  return origin;
 }

@@ -34,34 +34,10 @@ const hostOrigin = (() => {
 const hostAllowed = !!hostOrigin && hostOrigin !== 'null' && (!config.allowedOrigins || config.allowedOrigins.includes(hostOrigin));
 
 // ---------------------------------------------------------------------------------------
-// Launch options, read literally as the platform does: only `true` opts in, only `false` hides.
-const launch = {
-  allowExport: params.get('allowExport') === 'true',
-  showDashboardExportMenu: params.get('showDashboardExportMenu') !== 'false',
-  showDashboardHeader: params.get('showDashboardHeader') !== 'false',
-  showDashboardBackButton: params.get('showDashboardBackButton') !== 'false',
-  showDashboardTitle: params.get('showDashboardTitle') !== 'false',
-  showDashboardEditButton: params.get('showDashboardEditButton') !== 'false',
-  showDashboardDuplicateButton: params.get('showDashboardDuplicateButton') !== 'false',
-  showWorkbookBackButton: params.get('showWorkbookBackButton') !== 'false',
-  locale: params.get('locale') || null,
-  filters: {},
-  timeGrains: {},
-  fieldSwitches: {},
-  ignored: [],
-};
+// Launch options, read by the server from the SDK's launch-option table (src/launchOptions.ts):
+// only the literal opposite of a flag's default changes it, keyed options only for this dashboard's controls.
+const launch = config.launch ?? { ignored: [], filters: {}, timeGrains: {}, fieldSwitches: {} };
 const dashboard = config.dashboard;
-const TIME_GRAINS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-for (const [key, value] of params) {
-  const m = /^(f|tg|ms)_(.+\..+)$/.exec(key);
-  if (!m) continue;
-  const [, kind, member] = m;
-  const controls = dashboard ? { f: dashboard.filters, tg: dashboard.timeGrains, ms: dashboard.fieldSwitches }[kind] : [];
-  const parsed = kind == 'f' ? parseJson(value) : value;
-  const valid = kind == 'f' ? isPlainObject(parsed) : kind == 'tg' ? TIME_GRAINS.includes(value) : value != '';
-  if (!controls.includes(member) || !valid) launch.ignored.push(key);
-  else launch[{ f: 'filters', tg: 'timeGrains', ms: 'fieldSwitches' }[kind]][member] = parsed;
-}
 
 function parseJson(text) {
   try {

@@ -4,7 +4,8 @@
  *
  * @module @platform-embed/mock
  */
-export { startMockPlatform, MockPlatformError, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
+export { startMockPlatform, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
+export { MockPlatformError, MockPlatformErrorCodes, type MockPlatformErrorCode } from './mockPlatformError';
 export {
   PlatformState,
   type ConsumeResult,

@@ -1,4 +1,5 @@
 import type { ResolvedDashboard } from './demoData';
+import type { LaunchOptions } from './launchOptions';
 
 /** What the embed page script (`assets/embed.js`) is told by the server. */
 export interface EmbedPageConfig {
@@ -13,6 +14,8 @@ export interface EmbedPageConfig {
   user?: { name: string; picture?: string };
   /** Host origins allowed to embed; `null` allows any. */
   allowedOrigins: string[] | null;
+  /** The launch options of the page's URL, read by the SDK's launch-option table. */
+  launch?: LaunchOptions;
   /** Set on error pages: the page emits a fatal `error` and never `ready`. */
   error?: { name: string; message: string };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_MIN_LENGTH, validateSessionRequest, type GenerateSessionRequest } from '@platform-embed/server';
+import { MockPlatformError, MockPlatformErrorCodes } from './mockPlatformError';
 
 /** Attribute types of the platform (the tenant-wide catalog also knows `boolean`). */
 export type MockAttributeType = 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';
@@ -188,9 +189,13 @@ export class PlatformState {
     for (const k of options.apiKeys ?? [DEFAULT_API_KEY]) {
       const entry = typeof k == 'string' ? { key: k } : k;
       if (!entry.key || /\s/.test(entry.key))
-        throw new TypeError(`apiKeys: ${JSON.stringify(entry.key)} is not a usable key (no spaces, not empty)`);
+        throw new MockPlatformError(
+          MockPlatformErrorCodes.InvalidOption,
+          `apiKeys: ${JSON.stringify(entry.key)} is not a usable key (no spaces, not empty)`,
+        );
       if (entry.key.length < API_KEY_MIN_LENGTH)
-        throw new TypeError(
+        throw new MockPlatformError(
+          MockPlatformErrorCodes.InvalidOption,
           `apiKeys: ${JSON.stringify(entry.key)} is too short: a key needs at least ${API_KEY_MIN_LENGTH} characters, as @platform-embed/server refuses shorter ones`,
         );
       this.keys.set(entry.key, entry);

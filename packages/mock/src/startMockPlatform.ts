@@ -4,8 +4,11 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toOrigin } from '@platform-embed/core';
 import type { GenerateSessionRequest } from '@platform-embed/server';
 import { DEFAULT_DASHBOARDS, resolveDashboard, type MockDashboard, type ResolvedDashboard } from './demoData';
+import { readLaunchOptions } from './launchOptions';
+import { MockPlatformError, MockPlatformErrorCodes } from './mockPlatformError';
 import { renderEmbedPage, renderIndexPage, type EmbedPageConfig } from './pages';
 import {
   PlatformState,
@@ -67,18 +70,6 @@ export interface MockPlatform {
   close(): Promise<void>;
 }
 
-/** A generate-session failure raised by {@link MockPlatform.mintSession}. */
-export class MockPlatformError extends Error {
-  /** The HTTP status generate-session answers. */
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(`generate-session answered ${status}: ${message}`);
-    this.name = 'MockPlatformError';
-    this.status = status;
-  }
-}
-
 const ASSETS = fileURLToPath(new URL('../assets/', import.meta.url));
 const ASSET_TYPES: Record<string, string> = { 'embed.js': 'text/javascript; charset=utf-8', 'embed.css': 'text/css; charset=utf-8' };
 const MAX_BODY = 1 << 20;
@@ -88,12 +79,14 @@ function coreModulePath(): string {
   return join(dirname(require.resolve('@platform-embed/core/package.json')), 'dist/index.mjs');
 }
 
+/** A host origin by the SDK's one origin rule (https, or http on loopback). */
 function normalizeOrigin(value: string): string {
-  let origin = 'null';
-  try {
-    origin = new URL(value).origin;
-  } catch {}
-  if (origin == 'null') throw new TypeError(`allowedOrigins: ${JSON.stringify(value)} is not an origin such as "http://127.0.0.1:5173"`);
+  const origin = toOrigin(value);
+  if (origin === undefined)
+    throw new MockPlatformError(
+      MockPlatformErrorCodes.InvalidOption,
+      `allowedOrigins: ${JSON.stringify(value)} is not an origin such as "http://127.0.0.1:5173" (https, or http on localhost)`,
+    );
   return origin;
 }
 
@@ -203,6 +196,11 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       (session?.user.kind == 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
     page(200, {
       ...base,
+      launch: readLaunchOptions(url.searchParams, {
+        filters: dashboard?.filters,
+        timeGrains: dashboard?.timeGrains,
+        fieldSwitches: dashboard?.fieldSwitches,
+      }),
       mode: session ? 'signed' : 'private',
       embedTenant: session?.embedTenant ?? null,
       deploymentId: session?.deploymentId ?? dashboard?.deploymentId ?? null,
@@ -273,7 +271,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     async mintSession(request, apiKey) {
       const result = platform.generateSession(request, apiKey);
       if ('sessionId' in result.body) return result.body.sessionId;
-      throw new MockPlatformError(result.status, result.body.message);
+      throw new MockPlatformError(MockPlatformErrorCodes.Refused, result.body.message, result.status);
     },
     sessions: () => state.listSessions(),
     externalUser: (id) => state.externalUser(id),

@@ -1,5 +1,5 @@
 import { createSessionClient, type SessionClient, type SessionClientOptions } from './createSessionClient';
-import { PlatformApiError } from './platformApiError';
+import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 import type { ExternalUserSessionRequest, InternalUserSessionRequest } from './types';
 
 type OptionalDeployment<T> = T extends unknown ? Omit<T, 'deploymentId'> & { deploymentId?: number } : never;
@@ -73,7 +73,7 @@ const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = {
 export function createSessionHandler(options: SessionHandlerOptions): (request: Request) => Promise<Response> {
   if (typeof options?.resolveUser != 'function')
     throw new PlatformApiError(
-      'invalid-option',
+      PlatformApiErrorCodes.InvalidOption,
       "createSessionHandler needs resolveUser(request), returning the signed-in user's session fields or null",
     );
   const client =

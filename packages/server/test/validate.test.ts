@@ -210,5 +210,6 @@ describe('rules and messages', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // A generous timeout: 3,000 runs take a few seconds alone, more on a loaded 2-core machine.
+  }, 30_000);
 });
