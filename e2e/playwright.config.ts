@@ -1,6 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
 
+// The specs import some packages' sources (through the root tsconfig's paths), which read the
+// build-time flag `__DEV__` (see packages/core/src/env.d.ts): as in the unit tests, development.
+globalThis.__DEV__ ??= true;
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
