@@ -118,7 +118,7 @@ test('a fatal error from the frame heals on a new session and the new frame is s
   await page.evaluate(() => window.t.h.setColorScheme('dark'));
 
   // The viewer moves inside the embed; the host hears of it.
-  const first = embedFrame(page, minted[0]);
+  const first = embedFrame(page, minted[0]!);
   await first.evaluate(() => window.viewerNavigate('/sales/q3/by-region'));
   await expect.poll(() => page.evaluate(() => window.t.paths)).toEqual(['/sales/q3/by-region']);
 
@@ -145,7 +145,7 @@ test('a fatal error from the frame heals on a new session and the new frame is s
   expect(result.iframes).toBe(1);
 
   // The new frame gets the viewer's place back right after ready, with the host-set scheme.
-  const second = embedFrame(page, minted[1]);
+  const second = embedFrame(page, minted[1]!);
   await expect.poll(() => second.evaluate(() => window.received)).toHaveLength(2);
   expect((await second.evaluate(() => window.received)).sort()).toEqual([
     'navigate {"path":"/sales/q3/by-region"}',
