@@ -122,6 +122,13 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  *
  * An invalid attribute never throws: the element enters the `error` state (see
  * `platform-statechange`) with a message naming the attribute, and any later attribute change retries.
+ *
+ * Loading and error UI (opt-in): a child with `slot="fallback"` is shown while the embed loads
+ * (the element gets `aria-busy="true"`), a child with `slot="error"` (give it `hidden` in the
+ * markup) when it failed, with `role="alert"`; the element toggles their `hidden` attribute and
+ * writes the error message into the error child's `[data-platform-error-message]` element. A
+ * click on a `[data-platform-retry]` element inside the error child reloads. Style them yourself,
+ * e.g. `position: absolute` over the iframe, which the element appends after its children.
  */
 export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
@@ -153,6 +160,10 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   ) {
     super();
     this.#binding.subscribe(() => this.#changed());
+    this.addEventListener('click', (event) => {
+      const retry = (event.target as Element).closest?.('[data-platform-retry]');
+      if (retry?.closest('[slot=error]')?.parentElement == this) this.reload().catch(() => {});
+    });
     // A property set before the element was upgraded shadows the accessor: move it over.
     if (Object.hasOwn(this, 'session')) {
       const value = (this as { session?: SessionSource }).session;
@@ -306,11 +317,30 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     return options as BindingOptions;
   }
 
+  // Shows the slotted loading or error child that matches the state, if the host gave one.
+  #slots({ status, error }: EmbedState): void {
+    const child = (name: string) => this.querySelector<HTMLElement>(`:scope > [slot=${name}]`);
+    const fallback = child('fallback');
+    const failed = child('error');
+    if (!fallback && !failed) return;
+    const busy = status == 'idle' || status == 'loading';
+    if (busy) this.setAttribute('aria-busy', 'true');
+    else this.removeAttribute('aria-busy');
+    if (fallback) fallback.hidden = !busy;
+    if (failed) {
+      failed.hidden = !error;
+      if (!failed.hasAttribute('role')) failed.setAttribute('role', 'alert');
+      const message = failed.querySelector('[data-platform-error-message]');
+      if (message && error) message.textContent = error.message;
+    }
+  }
+
   #state?: EmbedState;
   #changed(): void {
     const state = this.state;
     if (state === this.#state) return;
     this.#state = state;
+    this.#slots(state);
     this.dispatchEvent(new CustomEvent(STATE_CHANGE_EVENT, { detail: state, bubbles: true }));
   }
 }

@@ -1,6 +1,6 @@
 'use client';
-import { forwardRef, useRef, type CSSProperties, type ForwardRefExoticComponent, type RefAttributes } from 'react';
-import type { EmbedHandle, EmbedOptionsMap, Surface } from '@platform-embed/core';
+import { forwardRef, useRef, type CSSProperties, type ForwardRefExoticComponent, type ReactNode, type RefAttributes } from 'react';
+import type { EmbedError, EmbedHandle, EmbedOptionsMap, Surface } from '@platform-embed/core';
 import { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions } from './usePlatformEmbed';
 
 /**
@@ -14,17 +14,58 @@ export type PlatformEmbedProps<S extends Surface> = Omit<EmbedOptionsMap[S], 'co
     className?: string;
     /** Inline style of the container `<div>`. */
     style?: CSSProperties;
+    /**
+     * Shown over the container while the embed loads (and in the server HTML), like Suspense's
+     * `fallback`; the container gets `aria-busy="true"` meanwhile. Without it nothing is shown.
+     */
+    fallback?: ReactNode;
+    /**
+     * Shown over the container, in a `role="alert"` region, when the embed failed: a node, or a
+     * function of the error (its `message` says the cause and the fix) and `retry`, which reloads.
+     * @example
+     * ```tsx
+     * errorFallback={({ error, retry }) => <p>{error.message} <button onClick={retry}>Try again</button></p>}
+     * ```
+     */
+    errorFallback?: ReactNode | ((props: { error: EmbedError; retry: () => void }) => ReactNode);
   };
 
 /** A surface component; its `ref` receives the {@link EmbedHandle} (actions, `reload()`, `getState()`, ...). */
 export type PlatformEmbedComponent<S extends Surface> = ForwardRefExoticComponent<PlatformEmbedProps<S> & RefAttributes<EmbedHandle<S>>>;
 
 const create = <S extends Surface>(surface: S) =>
-  forwardRef<EmbedHandle, PlatformEmbedProps<'dashboard'>>(function PlatformEmbed({ className, style, ...options }, ref) {
+  forwardRef<EmbedHandle, PlatformEmbedProps<'dashboard'>>(function PlatformEmbed(
+    { className, style, fallback, errorFallback, ...options },
+    ref,
+  ) {
     const container = useRef<HTMLDivElement>(null);
-    usePlatformEmbed(container, { ...options, surface } as PlatformEmbedOptions<Surface>, ref);
-    return <div ref={container} className={className} style={style} data-platform-embed={surface} />;
+    const { state, embed } = usePlatformEmbed(container, { ...options, surface } as PlatformEmbedOptions<Surface>, ref);
+    // The loading and error UI, only when asked for: drawn over the iframe, which the core appends after it.
+    const ui = fallback !== undefined || errorFallback !== undefined;
+    // Neither ready nor failed: loading, or not mounted yet (as in the server HTML).
+    const busy = ui && !state.ready && !state.error;
+    const error = errorFallback !== undefined && state.error;
+    // reload() returns the core's `ready` promise, whose rejection the core already handles.
+    const retry = () => void embed?.reload();
+    return (
+      <div
+        ref={container}
+        className={className}
+        style={ui ? { position: 'relative', ...style } : style}
+        data-platform-embed={surface}
+        aria-busy={busy || undefined}
+      >
+        {busy && fallback !== undefined && <div style={OVER}>{fallback}</div>}
+        {error && (
+          <div role="alert" style={OVER}>
+            {typeof errorFallback == 'function' ? errorFallback({ error, retry }) : errorFallback}
+          </div>
+        )}
+      </div>
+    );
   }) as unknown as PlatformEmbedComponent<S>;
+
+const OVER: CSSProperties = { position: 'absolute', inset: 0 };
 
 /**
  * Embeds a published dashboard. Props are declarative: the core decides what a change means.

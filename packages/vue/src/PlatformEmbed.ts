@@ -1,4 +1,13 @@
-import { camelize, defineComponent, h, shallowRef, type ComponentObjectPropsOptions, type DefineSetupFnComponent } from 'vue';
+import {
+  camelize,
+  defineComponent,
+  h,
+  shallowRef,
+  type ComponentObjectPropsOptions,
+  type DefineSetupFnComponent,
+  type SlotsType,
+  type VNode,
+} from 'vue';
 import {
   ACTION_SCHEMAS,
   EVENT_SCHEMAS,
@@ -6,6 +15,7 @@ import {
   type ActionName,
   type LaunchOptionName,
   type AnyEventHandler,
+  type EmbedError,
   type EmbedHandle,
   type EmbedOptionsMap,
   type EmbedState,
@@ -51,7 +61,26 @@ export type PlatformEmbedExpose<S extends Surface> = Pick<EmbedHandle<S>, Platfo
   readonly embed: EmbedHandle<S> | null;
 };
 
-type Base<S extends Surface> = DefineSetupFnComponent<PlatformEmbedProps<S> & EmbedEventHandlers, PlatformEmbedEmits>;
+/**
+ * The opt-in loading and error UI, drawn over the container: `#fallback` while the embed loads
+ * (and in the server HTML; the container gets `aria-busy="true"` meanwhile), `#error` in a
+ * `role="alert"` region when it failed, with the error (its `message` says the cause and the
+ * fix) and `retry`, which reloads. Without them nothing is shown.
+ * @example
+ * ```vue
+ * <template #error="{ error, retry }">{{ error.message }} <button @click="retry">Try again</button></template>
+ * ```
+ */
+export interface PlatformEmbedSlots {
+  fallback?: () => VNode[];
+  error?: (props: { error: EmbedError; retry: () => void }) => VNode[];
+}
+
+type Base<S extends Surface> = DefineSetupFnComponent<
+  PlatformEmbedProps<S> & EmbedEventHandlers,
+  PlatformEmbedEmits,
+  SlotsType<PlatformEmbedSlots>
+>;
 
 /** A surface component; a template ref on it is a {@link PlatformEmbedExpose}. */
 export type PlatformEmbedComponent<S extends Surface> = new (
@@ -99,7 +128,7 @@ const PROPS = /* @__PURE__ */ Object.fromEntries(
 
 const create = <S extends Surface>(surface: S, name: string) =>
   defineComponent(
-    (props: Record<string, unknown>, { emit, expose }) => {
+    (props: Record<string, unknown>, { emit, expose, slots }) => {
       const container = shallowRef<HTMLElement | null>(null);
       const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
       const api: Record<string, unknown> = { state, embed };
@@ -107,7 +136,29 @@ const create = <S extends Surface>(surface: S, name: string) =>
       for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelize)])
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
-      return () => h('div', { ref: container, 'data-platform-embed': surface });
+      // The loading and error UI, only when a slot asks for it: drawn over the iframe, which the core appends after it.
+      // (reload() returns the core's `ready` promise, whose rejection the core already handles.)
+      return () => {
+        const { ready, error } = state.value;
+        // Neither ready nor failed: loading, or not mounted yet (as in the server HTML).
+        const busy = !ready && !error;
+        const slot = busy ? slots.fallback : error && slots.error;
+        return h(
+          'div',
+          {
+            ref: container,
+            'data-platform-embed': surface,
+            ...((slots.fallback || slots.error) && { 'aria-busy': busy || undefined, style: 'position:relative' }),
+          },
+          slot
+            ? h(
+                'div',
+                { role: error && 'alert', style: 'position:absolute;inset:0' },
+                slot({ error: error!, retry: () => void embed.value!.reload() }),
+              )
+            : undefined,
+        );
+      };
     },
     { name, props: PROPS as ComponentObjectPropsOptions<Record<string, unknown>>, emits: [...Object.keys(EVENT_SCHEMAS), 'event'] },
   ) as unknown as PlatformEmbedComponent<S>;

@@ -14,6 +14,7 @@ export {
   type PlatformEmbedEmits,
   type PlatformEmbedExpose,
   type PlatformEmbedProps,
+  type PlatformEmbedSlots,
 } from './PlatformEmbed';
 export {
   usePlatformEmbed,
