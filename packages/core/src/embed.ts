@@ -470,7 +470,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     let id: SessionResult | undefined = given;
     given = undefined;
     const used = () =>
-      error(ErrorCode.Session, `session already used: sessions are single-use${renewHint() || ', return a fresh one for every call'}`);
+      error(
+        ErrorCode.Session,
+        `session already used${__DEV__ ? `: sessions are single-use${renewHint() || ', return a fresh one for every call'}` : ''}`,
+      );
     if (id !== undefined) {
       if (claimSession(id)) return (current = id);
       // An initialSession already used on this page (a restored page) is replaced by a fresh one, if we can mint one.
@@ -491,7 +494,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       if (isPlainObject(id)) id = id.sessionId;
     } else if ((id = source) === undefined) return id; // private mode
     // Not renewable: a used id, or none, is the host's bug, which another call would repeat.
-    if (typeof id != 'string' || !id.trim()) throw error(ErrorCode.Session, 'no session id: return the sessionId of generate-session');
+    if (typeof id != 'string' || !id.trim())
+      throw error(ErrorCode.Session, __DEV__ ? 'no session id: return the sessionId of generate-session' : 'no session id');
     if (!claimSession(id)) throw used();
     return (current = id);
   };
@@ -524,7 +528,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
           fail(
             error(
               ErrorCode.Blocked,
-              `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`,
+              // The cause in production (directive and origin), the fix too in development.
+              __DEV__
+                ? `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`
+                : `${e.effectiveDirective} blocks ${origin}`,
             ),
           );
       };
@@ -534,15 +541,16 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       log('mount', redactSession(url));
       const ms = clampTimeout(o.readyTimeout ?? 30000);
       if (ms) {
-        const what = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
         const timer = setTimeout(
           () =>
             fail(
               error(
                 ErrorCode.Timeout,
-                mounted.loaded
-                  ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${what} is wrong`
-                  : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`,
+                !__DEV__
+                  ? `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`
+                  : mounted.loaded
+                    ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId'} is wrong`
+                    : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`,
               ),
               true,
             ),
