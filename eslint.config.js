@@ -64,4 +64,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Node-only code is written for readers: strict equality (browser code may stay terse).
+    files: ['packages/server/src/**/*.ts', 'packages/mock/src/**/*.ts', 'scripts/**/*.{mjs,ts}'],
+    rules: { eqeqeq: ['error', 'always'] },
+  },
 );

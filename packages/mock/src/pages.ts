@@ -26,7 +26,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function renderEmbedPage(config: EmbedPageConfig): string {
   // `<` escaped so no string in the config can close the script element.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  const title = config.error ? 'Error' : (config.dashboard?.title ?? (config.surface == 'chat' ? 'Analytics chat' : 'Analytics app'));
+  const title = config.error ? 'Error' : (config.dashboard?.title ?? (config.surface === 'chat' ? 'Analytics chat' : 'Analytics app'));
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -153,15 +153,15 @@ const fail = (status: number, message: string, extra: { field?: string; rule?: s
 
 function valueMatches(type: MockAttributeType, v: unknown): boolean {
   const all = (check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
-  const str = (x: unknown) => typeof x == 'string';
-  const num = (x: unknown) => typeof x == 'number' && Number.isFinite(x);
-  return type == 'string'
+  const str = (x: unknown) => typeof x === 'string';
+  const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  return type === 'string'
     ? str(v)
-    : type == 'number'
+    : type === 'number'
       ? num(v)
-      : type == 'boolean'
-        ? typeof v == 'boolean'
-        : type == 'string_array'
+      : type === 'boolean'
+        ? typeof v === 'boolean'
+        : type === 'string_array'
           ? all(str)
           : all(num);
 }
@@ -187,7 +187,7 @@ export class PlatformState {
     this.options = options;
     this.now = options.now ?? Date.now;
     for (const k of options.apiKeys ?? [DEFAULT_API_KEY]) {
-      const entry = typeof k == 'string' ? { key: k } : k;
+      const entry = typeof k === 'string' ? { key: k } : k;
       if (!entry.key || /\s/.test(entry.key))
         throw new MockPlatformError(
           MockPlatformErrorCodes.InvalidOption,
@@ -226,7 +226,7 @@ export class PlatformState {
     return {
       name,
       attributes: new Map(attributes.map((a) => [a.name, { ...a, id: this.nextId++ }])),
-      groups: new Map(groups.map((g) => (typeof g == 'string' ? { name: g } : g)).map((g) => [g.name, { ...g, id: this.nextId++ }])),
+      groups: new Map(groups.map((g) => (typeof g === 'string' ? { name: g } : g)).map((g) => [g.name, { ...g, id: this.nextId++ }])),
     };
   }
 
@@ -262,13 +262,13 @@ export class PlatformState {
     // Rule 6: definitions first, and all of them checked before anything is upserted (rule 8).
     for (const d of r.userAttributeDefinitions ?? []) {
       const stored = scope.attributes.get(d.name);
-      if (stored && stored.type != d.type)
+      if (stored && stored.type !== d.type)
         return fail(400, `User attribute definition "${d.name}": cannot change type from ${stored.type} to ${d.type}`, {
           field: 'userAttributeDefinitions',
         });
     }
-    const attrType = (name: string) => scope.attributes.get(name)?.type ?? r.userAttributeDefinitions?.find((d) => d.name == name)?.type;
-    const groupKnown = (name: string) => scope.groups.has(name) || !!r.groupDefinitions?.some((g) => g.name == name);
+    const attrType = (name: string) => scope.attributes.get(name)?.type ?? r.userAttributeDefinitions?.find((d) => d.name === name)?.type;
+    const groupKnown = (name: string) => scope.groups.has(name) || !!r.groupDefinitions?.some((g) => g.name === name);
 
     const values = r.userAttributes ?? [];
     const missingAttributes = values.filter((a) => !attrType(a.name)).map((a) => a.name);

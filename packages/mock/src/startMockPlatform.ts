@@ -133,7 +133,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     });
 
   async function generateSessionRoute(req: IncomingMessage, res: ServerResponse) {
-    if (req.method != 'POST') return json(res, 405, { message: 'Use POST' });
+    if (req.method !== 'POST') return json(res, 405, { message: 'Use POST' });
     const text = await readBody(req);
     if (text === null) return json(res, 413, { message: `Body larger than ${MAX_BODY} bytes` });
     // Credentials are checked before the body is even looked at, as the platform does.
@@ -157,13 +157,13 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       send(res, status, 'text/html; charset=utf-8', renderEmbedPage(config), { 'referrer-policy': 'no-referrer' });
     const error = (status: number, name: string, message: string) => page(status, { ...base, error: { name, message } });
 
-    const sessionId = url.searchParams.get(surface == 'chat' ? 'sessionId' : 'session');
+    const sessionId = url.searchParams.get(surface === 'chat' ? 'sessionId' : 'session');
     let session: SessionSnapshot | undefined;
     if (sessionId !== null) {
       const used = state.consumeSession(sessionId);
       if (!used.ok) return error(401, 'SessionError', used.message);
       session = used.session;
-    } else if (surface == 'app')
+    } else if (surface === 'app')
       return error(
         401,
         'SessionError',
@@ -171,29 +171,29 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       );
 
     let dashboard: ResolvedDashboard | undefined;
-    if (surface == 'dashboard') {
+    if (surface === 'dashboard') {
       dashboard = dashboards.get(id!);
       if (!dashboard) return error(404, 'NotFoundError', `Dashboard "${id}" not found`);
-      if (session && session.deploymentId != dashboard.deploymentId)
+      if (session && session.deploymentId !== dashboard.deploymentId)
         return error(
           403,
           'AccessError',
           `This session grants deployment ${session.deploymentId}; dashboard "${id}" belongs to deployment ${dashboard.deploymentId}`,
         );
     }
-    if (surface == 'app') {
+    if (surface === 'app') {
       if (String(session!.deploymentId) !== id)
         return error(403, 'AccessError', `This session grants deployment ${session!.deploymentId}, not ${id}`);
       if (!session!.creatorMode)
         return error(403, 'AccessError', 'The app surface needs a creator-mode session: mint it with creatorMode: true');
       dashboard =
-        [...dashboards.values()].find((d) => d.deploymentId == session!.deploymentId) ??
+        [...dashboards.values()].find((d) => d.deploymentId === session!.deploymentId) ??
         resolveDashboard({ publicId: 'workbook', title: 'Workbook', deploymentId: session!.deploymentId });
     }
     const who =
-      session?.user.kind == 'external' ? session.user.externalId : session?.user.kind == 'internal' ? session.user.internalId : undefined;
+      session?.user.kind === 'external' ? session.user.externalId : session?.user.kind === 'internal' ? session.user.internalId : undefined;
     const profile: { displayName?: string; picture?: string } =
-      (session?.user.kind == 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
+      (session?.user.kind === 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
     page(200, {
       ...base,
       launch: readLaunchOptions(url.searchParams, {
@@ -204,7 +204,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       mode: session ? 'signed' : 'private',
       embedTenant: session?.embedTenant ?? null,
       deploymentId: session?.deploymentId ?? dashboard?.deploymentId ?? null,
-      ...(dashboard && surface == 'dashboard' ? { publicId: dashboard.publicId } : {}),
+      ...(dashboard && surface === 'dashboard' ? { publicId: dashboard.publicId } : {}),
       ...(dashboard ? { dashboard } : {}),
       settings: session?.settings ?? {},
       ...(who ? { user: { name: profile.displayName ?? who, ...(profile.picture ? { picture: profile.picture } : {}) } } : {}),
@@ -214,19 +214,19 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = url.pathname;
-    if (path == '/api/v1/embed/generate-session') return generateSessionRoute(req, res);
-    if (req.method == 'POST' && path == '/_mock/reset') {
+    if (path === '/api/v1/embed/generate-session') return generateSessionRoute(req, res);
+    if (req.method === 'POST' && path === '/_mock/reset') {
       state.reset();
       res.writeHead(204).end();
       return;
     }
-    if (req.method != 'GET' && req.method != 'HEAD') return json(res, 405, { message: 'Method not allowed' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { message: 'Method not allowed' });
     const dashboard = /^\/embed\/dashboard\/([^/]+)$/.exec(path);
     if (dashboard) return embedRoute('dashboard', url, res, decodeURIComponent(dashboard[1]!));
-    if (path == '/embed/chat') return embedRoute('chat', url, res);
+    if (path === '/embed/chat') return embedRoute('chat', url, res);
     const app = /^\/embed\/d\/([^/]+)\/app$/.exec(path);
     if (app) return embedRoute('app', url, res, decodeURIComponent(app[1]!));
-    if (path == '/_mock/core.mjs') {
+    if (path === '/_mock/core.mjs') {
       let code: string;
       try {
         code = await readFile(coreModulePath(), 'utf8');
@@ -237,12 +237,12 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     }
     const asset = /^\/_mock\/(embed\.(?:js|css))$/.exec(path)?.[1];
     if (asset) return send(res, 200, ASSET_TYPES[asset]!, await readFile(join(ASSETS, asset), 'utf8'));
-    if (path == '/_mock/state')
+    if (path === '/_mock/state')
       return json(res, 200, {
         externalUserCount: state.externalUserCount,
         sessions: state.listSessions().map(({ sessionId: _id, ...s }) => s),
       });
-    if (path == '/')
+    if (path === '/')
       return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(platform.origin, state.apiKey, [...dashboards.values()]));
     json(res, 404, { message: `Not found: ${path}` });
   }
@@ -261,7 +261,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     });
   });
   const { port } = server.address() as AddressInfo;
-  const originHost = host == '0.0.0.0' || host == '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const originHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   const platform: MockPlatform = {
     origin: `http://${originHost}:${port}`,

@@ -54,7 +54,7 @@ const STATUS_HINTS: Record<number, string> = { 401: 'the API key is missing, mal
 
 function checkApiKey(apiKey: unknown): string {
   // Messages here never include the value: it is (or is close to) a secret.
-  if (typeof apiKey != 'string' || !apiKey.trim())
+  if (typeof apiKey !== 'string' || !apiKey.trim())
     throw new PlatformApiError(
       PlatformApiErrorCodes.InvalidOption,
       'apiKey is required: pass the API key from your account settings, read from a server-side secret',
@@ -80,8 +80,8 @@ function checkApiKey(apiKey: unknown): string {
 }
 
 function messageFrom(json: unknown, depth = 0): string | undefined {
-  if (typeof json == 'string') return json.trim() || undefined;
-  if (typeof json != 'object' || json === null || depth > 1) return undefined;
+  if (typeof json === 'string') return json.trim() || undefined;
+  if (typeof json !== 'object' || json === null || depth > 1) return undefined;
   const o = json as Record<string, unknown>;
   for (const key of ['message', 'error', 'detail', 'error_description']) {
     const m = messageFrom(o[key], depth + 1);
@@ -114,18 +114,18 @@ function bodyMessage(text: string): string | undefined {
  * ```
  */
 export function createSessionClient(options: SessionClientOptions): SessionClient {
-  if (typeof options != 'object' || options === null)
+  if (typeof options !== 'object' || options === null)
     throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'createSessionClient needs an options object: { baseUrl, apiKey }');
   const origin = toOrigin(options.baseUrl);
   const apiKey = checkApiKey(options.apiKey);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (typeof timeoutMs != 'number' || !(timeoutMs > 0) || timeoutMs > 2_147_483_647)
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || timeoutMs > 2_147_483_647)
     throw new PlatformApiError(
       PlatformApiErrorCodes.InvalidOption,
       `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`,
     );
   const fetchFn = options.fetch ?? globalThis.fetch;
-  if (typeof fetchFn != 'function')
+  if (typeof fetchFn !== 'function')
     throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, 'no fetch available: use Node 20+ or pass options.fetch');
   const endpoint = `${origin}/api/v1/embed/generate-session`;
   const secrets = [...new Set([apiKey, encodeURIComponent(apiKey)])];
@@ -134,12 +134,12 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
   // A copy of an underlying error without the key anywhere, not the error itself: its
   // properties (or its cause's) could hold request details.
   const scrub = (e: unknown, depth = 0): unknown => {
-    if (!(e instanceof Error)) return typeof e == 'string' ? redact(e) : undefined;
+    if (!(e instanceof Error)) return typeof e === 'string' ? redact(e) : undefined;
     const copy = new Error(redact(e.message), depth < 3 && e.cause !== undefined ? { cause: scrub(e.cause, depth + 1) } : undefined);
     copy.name = e.name;
     copy.stack = redact(e.stack ?? '');
     const code = (e as { code?: unknown }).code;
-    return typeof code == 'string' ? Object.assign(copy, { code }) : copy;
+    return typeof code === 'string' ? Object.assign(copy, { code }) : copy;
   };
 
   async function generateSession(
@@ -201,7 +201,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       } catch {}
       const sessionId = (body as { sessionId?: unknown } | null | undefined)?.sessionId;
       // The body is not quoted in the error: it may hold a session id.
-      if (typeof sessionId != 'string' || !sessionId)
+      if (typeof sessionId !== 'string' || !sessionId)
         throw new PlatformApiError(
           PlatformApiErrorCodes.InvalidResponse,
           `generate-session answered ${status} without a sessionId string in a JSON body`,
@@ -209,7 +209,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
         );
       return { sessionId };
     }
-    if (status == 0 || (status >= 300 && status < 400)) {
+    if (status === 0 || (status >= 300 && status < 400)) {
       let where = '';
       try {
         if (location) where = ` to ${new URL(location, endpoint).origin}`;
@@ -225,7 +225,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     if (platformMessage) platformMessage = redact(platformMessage);
     if (platformMessage && platformMessage.length > 500) platformMessage = `${platformMessage.slice(0, 500)}…`;
     const hint =
-      status == 403
+      status === 403
         ? `the API key is not allowed for deployment ${checked.request.deploymentId} (is it scoped to other deployments?)`
         : STATUS_HINTS[status];
     throw new PlatformApiError(

@@ -71,13 +71,13 @@ const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = {
  * ```
  */
 export function createSessionHandler(options: SessionHandlerOptions): (request: Request) => Promise<Response> {
-  if (typeof options?.resolveUser != 'function')
+  if (typeof options?.resolveUser !== 'function')
     throw new PlatformApiError(
       PlatformApiErrorCodes.InvalidOption,
       "createSessionHandler needs resolveUser(request), returning the signed-in user's session fields or null",
     );
   const client =
-    typeof (options.client as SessionClient | undefined)?.generateSession == 'function'
+    typeof (options.client as SessionClient | undefined)?.generateSession === 'function'
       ? (options.client as SessionClient)
       : createSessionClient(options.client as SessionClientOptions);
   const methods = (options.methods ?? ['GET', 'POST']).map((m) => m.toUpperCase());

@@ -36,12 +36,12 @@ export interface NodeHandlerOptions {
 class TooLarge {}
 
 async function readBody(req: NodeRequestLike, max: number): Promise<Uint8Array | string | undefined> {
-  if (req.body !== undefined) return typeof req.body == 'string' || req.body instanceof Uint8Array ? req.body : JSON.stringify(req.body);
+  if (req.body !== undefined) return typeof req.body === 'string' || req.body instanceof Uint8Array ? req.body : JSON.stringify(req.body);
   if (req.readableEnded) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const bytes = typeof chunk == 'string' ? new TextEncoder().encode(chunk) : chunk;
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
     size += bytes.byteLength;
     if (size > max) throw new TooLarge();
     chunks.push(bytes);
@@ -92,7 +92,7 @@ export function toNodeHandler(
         if (!res.writableFinished) controller.abort();
       });
       let body: Uint8Array | string | undefined;
-      if (method != 'GET' && method != 'HEAD') {
+      if (method !== 'GET' && method !== 'HEAD') {
         try {
           body = await readBody(req, max);
         } catch (e) {

@@ -27,7 +27,7 @@ const EXTERNAL_ONLY = [
 const KNOWN = new Set(['deploymentId', 'externalId', 'internalId', 'embedTenantName', 'creatorMode', 'settings', ...EXTERNAL_ONLY]);
 const TENANT_NAME = /^[a-z][a-z0-9-]*[a-z0-9]$/;
 
-const isObject = (v: unknown): v is Obj => typeof v == 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 const has = (o: Obj, key: string) => Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
 
@@ -36,12 +36,12 @@ function object(v: unknown, field: string): Obj {
 }
 
 function string(v: unknown, field: string): string {
-  return typeof v == 'string' ? v : fail(field, 'type', `${field} must be a string, got ${describe(v)}`);
+  return typeof v === 'string' ? v : fail(field, 'type', `${field} must be a string, got ${describe(v)}`);
 }
 
 function name(v: unknown, field: string): string {
   if (v === undefined) fail(field, 'required', `${field} is required`);
-  if (string(v, field).trim() == '') fail(field, 'non-empty', `${field} must not be empty`);
+  if (string(v, field).trim() === '') fail(field, 'non-empty', `${field} must not be empty`);
   return v as string;
 }
 
@@ -65,10 +65,10 @@ function noDuplicates(names: string[], field: string, rule: string) {
 }
 
 function attributeValue(v: unknown, field: string): UserAttributeValueType {
-  const finite = (x: unknown) => typeof x == 'number' && Number.isFinite(x);
+  const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
   if (v === undefined) fail(field, 'required', `${field} is required (use null to clear a value)`);
-  if (v === null || typeof v == 'string' || finite(v)) return v as UserAttributeValueType;
-  if (Array.isArray(v) && (v.every((x) => typeof x == 'string') || v.every(finite))) return [...v] as UserAttributeValueType;
+  if (v === null || typeof v === 'string' || finite(v)) return v as UserAttributeValueType;
+  if (Array.isArray(v) && (v.every((x) => typeof x === 'string') || v.every(finite))) return [...v] as UserAttributeValueType;
   return fail(
     field,
     'type',
@@ -102,7 +102,7 @@ function optionalStrings(item: Obj, at: string, keys: string[], out: Obj) {
 function validate(input: unknown): GenerateSessionRequest {
   const o = isObject(input) ? input : fail('(request)', 'type', `the request must be a JSON object, got ${describe(input)}`);
   for (const key of Object.keys(o)) {
-    if (key == 'ephemeralTtlSeconds')
+    if (key === 'ephemeralTtlSeconds')
       fail(
         key,
         'removed',
@@ -119,7 +119,7 @@ function validate(input: unknown): GenerateSessionRequest {
     fail(
       'deploymentId',
       'type',
-      `deploymentId must be a positive integer, got ${typeof o.deploymentId == 'number' ? o.deploymentId : describe(o.deploymentId)}`,
+      `deploymentId must be a positive integer, got ${typeof o.deploymentId === 'number' ? o.deploymentId : describe(o.deploymentId)}`,
     );
   out.deploymentId = o.deploymentId;
 
@@ -134,8 +134,8 @@ function validate(input: unknown): GenerateSessionRequest {
       if (has(o, key))
         fail(
           key,
-          key == 'email' ? 'only-with-externalId' : 'not-with-internalId',
-          key == 'email'
+          key === 'email' ? 'only-with-externalId' : 'not-with-internalId',
+          key === 'email'
             ? 'email is only allowed with externalId'
             : `${key} is not allowed with internalId: the internal user's own permissions apply (rule 1)`,
         );
@@ -183,7 +183,7 @@ function validate(input: unknown): GenerateSessionRequest {
   }
 
   if (has(o, 'creatorMode')) {
-    if (typeof o.creatorMode != 'boolean') fail('creatorMode', 'type', `creatorMode must be a boolean, got ${describe(o.creatorMode)}`);
+    if (typeof o.creatorMode !== 'boolean') fail('creatorMode', 'type', `creatorMode must be a boolean, got ${describe(o.creatorMode)}`);
     out.creatorMode = o.creatorMode;
   }
 
@@ -241,7 +241,7 @@ function validate(input: unknown): GenerateSessionRequest {
 
   if (has(o, 'settings')) {
     const s = object(o.settings, 'settings');
-    if (has(s, 'showDashboardChat') && typeof s.showDashboardChat != 'boolean')
+    if (has(s, 'showDashboardChat') && typeof s.showDashboardChat !== 'boolean')
       fail(
         'settings.showDashboardChat',
         'type',
