@@ -14,7 +14,9 @@ import {
   type EventMap,
   type EventMessage,
   type FilterUrlParameter,
+  type LaunchOptionsOf,
   type ReadyPayload,
+  type Schema,
   type Surface,
   type UnknownEventMessage,
 } from '../src/index';
@@ -215,5 +217,26 @@ describe('handles, state and results', () => {
       if (r.message.type === 'platform:event:ready') expectTypeOf(r.message.payload).toEqualTypeOf<ReadyPayload>();
     } else if (r.ok) expectTypeOf(r.message).toEqualTypeOf<UnknownEventMessage>();
     else expectTypeOf(r.reason).toEqualTypeOf<string>();
+  });
+});
+
+describe('descriptors and the launch-option table', () => {
+  test('a typo in a payload descriptor is a compile error', () => {
+    const good: Schema = { name: 'string?', count: 'integer>=0', either: 'number|null', kind: ['a', 'b'] };
+    // @ts-expect-error 'strng' is not a kind
+    const typo: Schema = { name: 'strng?' };
+    // @ts-expect-error a descriptor is a kind name (with alternatives and '?'), or a list of literals
+    const wrong: Schema = { name: 42 };
+    expectTypeOf(good).toEqualTypeOf<Schema>();
+    expectTypeOf([typo, wrong]).toBeArray();
+  });
+
+  test('the launch options of each surface are derived from the table', () => {
+    expectTypeOf<keyof LaunchOptionsOf<'chat'>>().toEqualTypeOf<'locale'>();
+    expectTypeOf<LaunchOptionsOf<'app'>['showWorkbookBackButton']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<LaunchOptionsOf<'dashboard'>>().not.toHaveProperty('showWorkbookBackButton');
+    expectTypeOf<NonNullable<LaunchOptionsOf<'dashboard'>['timeGrains']>[`${string}.${string}`]>().toEqualTypeOf<
+      'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
+    >();
   });
 });
