@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import vue from '@vitejs/plugin-vue';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -31,6 +32,8 @@ const compat = (dir: string, names: string[]) =>
 
 const project = (p: string): TestProjectInlineConfiguration => ({
   resolve: { alias: workspace },
+  // The Vue adapter's tests mount a host's single-file component (the README's testing example).
+  plugins: p == 'vue' ? [vue()] : [],
   test: {
     name: p,
     root: `./packages/${p}`,
@@ -52,6 +55,7 @@ const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2):
   const base = project(p);
   return {
     resolve: { alias: [...compat(dir, names), ...workspace] },
+    plugins: base.plugins,
     test: {
       ...base.test,
       name: `${p}@${line(`compat/${dir}`, p, parts).slice(0, -1)}`,

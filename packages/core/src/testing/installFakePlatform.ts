@@ -39,7 +39,7 @@ export interface FakePlatformOptions {
   act?: (callback: () => Promise<void>) => unknown;
   /** Fields of every `ready` payload, over the ones derived from the iframe URL. */
   ready?: Partial<ReadyPayload>;
-  /** How long {@link FakePlatform.ready} and {@link FakePlatform.next} wait for an embed to mount. @default 2000 */
+  /** How long {@link FakePlatform.ready} and {@link FakePlatform.next} wait for an embed to mount (longer than the SDK's retry backoff, 2 s at most with the default `retry`). @default 5000 */
   timeout?: number;
 }
 
@@ -97,6 +97,21 @@ export interface FakePlatform {
   uninstall(): void;
 }
 
+// Jest's jsdom environment has no `structuredClone` (Node's is not copied into its global), and
+// the SDK copies every action payload with it. A copy of plain data (what a payload may hold),
+// refusing what structured cloning refuses, is put in place while the fake is installed.
+const clone = (value: unknown, seen = new Map<object, unknown>()): unknown => {
+  if (typeof value == 'function' || typeof value == 'symbol' || (typeof Node != 'undefined' && value instanceof Node))
+    throw new DOMException(`${String(value)} could not be cloned.`, 'DataCloneError');
+  if (typeof value != 'object' || value === null) return value;
+  if (seen.has(value)) return seen.get(value);
+  if (value instanceof Date) return new Date(value);
+  const copy = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+  seen.set(value, copy);
+  for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key], seen);
+  return copy;
+};
+
 const EMBED_PATH = /^\/embed\/(?:dashboard\/([^/]+)|chat|d\/([^/]+)\/app)$/;
 let sessionCount = 0;
 
@@ -104,6 +119,7 @@ let sessionCount = 0;
  * Installs a fake of the platform in a DOM test environment (jsdom, happy-dom): every embed the
  * SDK or a binding mounts from now on is answered by an in-process fake that the test drives.
  * Works in Vitest and Jest, ESM and CommonJS, with React Testing Library and Vue Test Utils.
+ * In Jest's jsdom environment, which lacks `structuredClone`, it provides one for plain data until uninstalled.
  *
  * @example
  * ```ts
@@ -120,6 +136,8 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     throw new Error(
       'installFakePlatform needs a DOM: run the test in jsdom (Vitest `environment: "jsdom"`, Jest `testEnvironment: "jsdom"`)',
     );
+  const polyfill = typeof structuredClone == 'undefined';
+  if (polyfill) globalThis.structuredClone = ((value: unknown) => clone(value)) as typeof structuredClone;
   const embeds: FakeEmbed[] = [];
   const byContainer = new Map<Node, ReturnType<typeof track>>();
   const seen = new WeakSet<HTMLIFrameElement>();
@@ -232,7 +250,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       if (!installed) return reject(new Error('the fake platform was uninstalled'));
       const embed = pending.shift();
       if (embed) return resolve(embed);
-      const ms = options.timeout ?? 2000;
+      const ms = options.timeout ?? 5000;
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(waiter), 1);
         reject(
@@ -257,6 +275,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     uninstall() {
       installed = false;
       observer.disconnect();
+      if (polyfill) delete (globalThis as { structuredClone?: unknown }).structuredClone;
       pending.length = 0;
       waiting.splice(0).forEach(([, reject]) => reject(new Error('the fake platform was uninstalled')));
     },
