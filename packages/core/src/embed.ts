@@ -337,6 +337,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // Whether a used `given` id may be replaced by a fresh one: yes for initialSession (a restored page), not for reload(id).
   let replaceable = true;
   let attempt = 0;
+  let retrying = false;
   let seen = false;
   // Every load, retry and destroy bumps it: async work of an older attempt sees it changed and stops.
   let loads = 0;
@@ -404,7 +405,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // Fails the current attempt. A failure a fresh session can cure is tried again while attempts remain.
   const fail = (failure: EmbedError, renewable?: boolean) => {
     stop();
-    const max = o.retry === false ? 0 : (o.retry ?? 3);
+    const max = typeof o.retry == 'number' ? o.retry : o.retry === false ? 0 : 3;
     if (renewable && typeof o.session == 'function' && attempt < max) {
       const delay = Math.round(RETRY_BASE * 2 ** attempt++ * (0.5 + Math.random() / 2));
       diagnose({ kind: 'retry', attempt, of: max, delay, error: failure });
@@ -412,6 +413,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
         expect();
         set('loading');
       }
+      retrying = true;
       const timer = setTimeout(() => whenUp(start), delay);
       later(() => clearTimeout(timer));
     } else {
@@ -450,7 +452,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
         queue.drain().forEach(post);
         set('ready', null, readyMessage.payload);
         settle?.(readyMessage.payload);
-      } else if (name == 'error' && payload.fatal)
+      } else if (name == 'error' && payload.fatal && !retrying)
+        // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
         fail(error(ErrorCode.Fatal, `the embed failed: ${redact(payload.message!)}${renewHint()}`), true);
       // The viewer's place, brought back after a reload.
       else if (name == 'view' || name == 'navigate') host.path = payload.path;
@@ -503,6 +506,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // One attempt: a fresh session, a new iframe, and the watch for ready, timeout and CSP.
   const start = async () => {
     stop();
+    retrying = false;
     frame?.remove();
     frame = null;
     readyMessage = undefined;

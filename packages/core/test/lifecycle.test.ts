@@ -464,6 +464,15 @@ describe('self-healing: a failure a fresh session can cure loads again', () => {
     expect(h.minted).toHaveBeenCalledTimes(2);
   });
 
+  test('the failed frame saying so again during the backoff costs no second attempt; retry: true is the default 3', async () => {
+    const t = retrying();
+    const h = dashboard({ onDiagnostic: t.onDiagnostic, retry: true as never });
+    const { iframe } = await ready(h);
+    deliver(envelope('error', { message: 'expired', fatal: true }), iframe.contentWindow);
+    deliver(envelope('error', { message: 'expired', fatal: true }), iframe.contentWindow);
+    expect(retries(t.diagnostics)).toEqual([[1, 3, 500, 'fatal']]);
+  });
+
   test('destroy during the backoff: nothing more is minted', async () => {
     const t = retrying();
     const h = dashboard({ onDiagnostic: t.onDiagnostic });
