@@ -117,7 +117,13 @@ function vueVersion(from) {
 /** Runs one vue-tsc over `files` (generated name → origin) in `dir`; returns the error lines, mapped to the READMEs. */
 function run({ dir, label, from, vue, files }) {
   const { bin, version } = vueTsc(from);
-  const paths = Object.fromEntries(PACKAGES.map((p) => [`@platform-embed/${p}`, [join(root, 'packages', p, 'dist/index.d.mts')]]));
+  const paths = Object.fromEntries(
+    PACKAGES.flatMap((p) => [
+      [`@platform-embed/${p}`, [join(root, 'packages', p, 'dist/index.d.mts')]],
+      // Second entry points (`@platform-embed/core/testing`, `@platform-embed/mock/playwright`).
+      [`@platform-embed/${p}/*`, [join(root, 'packages', p, 'dist/*.d.mts')]],
+    ]),
+  );
   if (vue) paths.vue = [vue];
   const tsconfig = {
     extends: join(root, 'tsconfig.base.json'),

@@ -6,7 +6,10 @@ import {
   type Locator,
   type Page,
   type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
   type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestType,
 } from '@playwright/test';
 import { startMockPlatform, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
 
@@ -156,6 +159,9 @@ export const platformFixtures: Fixtures<PlatformTestFixtures, PlatformWorkerFixt
  * });
  * ```
  */
-export const test = base.extend<PlatformTestFixtures, PlatformWorkerFixtures>(platformFixtures);
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & PlatformTestFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & PlatformWorkerFixtures
+> = base.extend<PlatformTestFixtures, PlatformWorkerFixtures>(platformFixtures);
 
 export { expect };
