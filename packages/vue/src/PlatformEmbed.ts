@@ -92,27 +92,12 @@ export type PlatformEmbedComponent<S extends Surface> = new (
  * launch options from the core's table, and the controller's own.
  * @internal
  */
-const OWN = [
-  'baseUrl',
-  'publicId',
-  'deploymentId',
-  'session',
-  'initialSession',
-  'retry',
-  'sessionTimeout',
-  'colorScheme',
-  'theme',
-  'path',
-  'title',
-  'allow',
-  'sandbox',
-  'referrerPolicy',
-  'loading',
-  'readyTimeout',
-  'debug',
-  'onDiagnostic',
-] as const;
-export const OPTIONS = /* @__PURE__ */ (Object.keys(LAUNCH_OPTIONS) as (LaunchOptionName | (typeof OWN)[number])[]).concat(OWN);
+const OWN =
+  'baseUrl publicId deploymentId session initialSession retry sessionTimeout colorScheme theme path title allow sandbox referrerPolicy loading readyTimeout debug onDiagnostic' as const;
+type Split<S extends string> = S extends `${infer H} ${infer T}` ? H | Split<T> : S;
+export const OPTIONS = /* @__PURE__ */ (Object.keys(LAUNCH_OPTIONS) as (LaunchOptionName | Split<typeof OWN>)[]).concat(
+  OWN.split(' ') as Split<typeof OWN>[],
+);
 // Flags are cast as booleans (`<PlatformDashboard allow-export debug />`), as the launch-option
 // table declares them, but stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
 const PROPS = /* @__PURE__ */ Object.fromEntries(
