@@ -79,6 +79,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await Promise.all([host?.close(), embed?.close()]);
+  fixtures?.remove();
 });
 test.beforeEach(() => {
   sessions = 0;

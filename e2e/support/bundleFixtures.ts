@@ -1,5 +1,5 @@
 import { build, type BuildOptions } from 'esbuild';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,8 @@ const REACT_18 = {
 
 /** The fixture bundles: `client` files for the browser (IIFE, served by the host), `render` functions for the server side. */
 export interface Fixtures {
+  /** Removes the bundles (a temporary folder). */
+  remove(): void;
   /** Folder of the browser bundles: `react19.js`, `react18.js`, `vue.js`. */
   clientDir: string;
   /** Server rendering with React 19, React 18 and Vue, as a Node server would do it. */
@@ -78,6 +80,7 @@ export async function bundleFixtures(): Promise<Fixtures> {
   const react18 = load(join(out, 'server/react18.cjs')) as ReactServer;
   const vue = load(join(out, 'server/vue.cjs')) as { render: (props: object) => Promise<string> };
   return {
+    remove: () => rmSync(out, { recursive: true, force: true }),
     clientDir: join(out, 'client'),
     render: { react19: react19.render, react18: react18.render, vue: vue.render },
     serverReactVersions: { react19: react19.version, react18: react18.version },
