@@ -335,7 +335,8 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   let copy: unknown = payload ?? {};
   let problem: string | undefined = check ? '' : `unknown action, use ${Object.keys(ACTION_SCHEMAS).join('|')}`;
   try {
-    copy = structuredClone(copy);
+    // Jest's jsdom environment has no structuredClone: there, JSON's copy (payloads are plain data).
+    copy = typeof structuredClone == 'function' ? structuredClone(copy) : JSON.parse(JSON.stringify(copy));
   } catch {
     problem = 'payload cannot be cloned (no functions or DOM nodes)';
   }

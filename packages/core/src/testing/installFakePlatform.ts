@@ -1,6 +1,8 @@
 import {
   ACTION_PREFIX,
   EVENT_PREFIX,
+  EmbedError,
+  ErrorCode,
   SOURCE,
   type ActionMap,
   type ActionName,
@@ -97,21 +99,6 @@ export interface FakePlatform {
   uninstall(): void;
 }
 
-// Jest's jsdom environment has no `structuredClone` (Node's is not copied into its global), and
-// the SDK copies every action payload with it. A copy of plain data (what a payload may hold),
-// refusing what structured cloning refuses, is put in place while the fake is installed.
-const clone = (value: unknown, seen = new Map<object, unknown>()): unknown => {
-  if (typeof value == 'function' || typeof value == 'symbol' || (typeof Node != 'undefined' && value instanceof Node))
-    throw new DOMException(`${String(value)} could not be cloned.`, 'DataCloneError');
-  if (typeof value != 'object' || value === null) return value;
-  if (seen.has(value)) return seen.get(value);
-  if (value instanceof Date) return new Date(value);
-  const copy = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
-  seen.set(value, copy);
-  for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key], seen);
-  return copy;
-};
-
 const EMBED_PATH = /^\/embed\/(?:dashboard\/([^/]+)|chat|d\/([^/]+)\/app)$/;
 let sessionCount = 0;
 
@@ -119,7 +106,6 @@ let sessionCount = 0;
  * Installs a fake of the platform in a DOM test environment (jsdom, happy-dom): every embed the
  * SDK or a binding mounts from now on is answered by an in-process fake that the test drives.
  * Works in Vitest and Jest, ESM and CommonJS, with React Testing Library and Vue Test Utils.
- * In Jest's jsdom environment, which lacks `structuredClone`, it provides one for plain data until uninstalled.
  *
  * @example
  * ```ts
@@ -133,11 +119,10 @@ let sessionCount = 0;
  */
 export function installFakePlatform(options: FakePlatformOptions = {}): FakePlatform {
   if (typeof document == 'undefined' || typeof MutationObserver == 'undefined')
-    throw new Error(
+    throw new EmbedError(
+      ErrorCode.NoDom,
       'installFakePlatform needs a DOM: run the test in jsdom (Vitest `environment: "jsdom"`, Jest `testEnvironment: "jsdom"`)',
     );
-  const polyfill = typeof structuredClone == 'undefined';
-  if (polyfill) globalThis.structuredClone = ((value: unknown) => clone(value)) as typeof structuredClone;
   const embeds: FakeEmbed[] = [];
   const byContainer = new Map<Node, ReturnType<typeof track>>();
   const seen = new WeakSet<HTMLIFrameElement>();
@@ -247,14 +232,15 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
 
   const next = () =>
     new Promise<FakeEmbed>((resolve, reject) => {
-      if (!installed) return reject(new Error('the fake platform was uninstalled'));
+      if (!installed) return reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled'));
       const embed = pending.shift();
       if (embed) return resolve(embed);
       const ms = options.timeout ?? 5000;
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(waiter), 1);
         reject(
-          new Error(
+          new EmbedError(
+            ErrorCode.Timeout,
             `no embed mounted within ${ms} ms: render the component first, in a container attached to the document, and check that its session function resolves`,
           ),
         );
@@ -275,9 +261,8 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     uninstall() {
       installed = false;
       observer.disconnect();
-      if (polyfill) delete (globalThis as { structuredClone?: unknown }).structuredClone;
       pending.length = 0;
-      waiting.splice(0).forEach(([, reject]) => reject(new Error('the fake platform was uninstalled')));
+      waiting.splice(0).forEach(([, reject]) => reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled')));
     },
   };
 }
