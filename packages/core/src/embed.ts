@@ -1,6 +1,6 @@
 import { createActionQueue, type HostState } from './actionQueue';
 import { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
-import { mountFrame, present, type Frame } from './frame';
+import { mountFrame, present, type Frame, type IframeOptions } from './frame';
 import { normalizeBaseUrl } from './origin';
 import { CHANGES, PRESENT, RELOAD, checkOptions } from './optionTable';
 import {
@@ -40,6 +40,7 @@ import {
   type FilterValue,
 } from './url';
 
+export type { IframeOptions } from './frame';
 export type { Unsubscribe } from './registry';
 
 /** What a `session` function may return: the session id, or generate-session's `{ sessionId }` body. */
@@ -53,31 +54,6 @@ export type SessionResult = string | { sessionId: string };
  * `signal` aborts when the load is superseded, times out or the embed is destroyed.
  */
 export type SessionSource = string | ((context: { signal: AbortSignal }) => SessionResult | Promise<SessionResult>);
-
-/** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
-export interface IframeOptions {
-  /** Accessible title of the iframe. Changing it updates the current iframe. @default 'Analytics dashboard' | 'Analytics chat' | 'Analytics app' */
-  title?: string;
-  /** Permissions policy. @default 'fullscreen; clipboard-write' */
-  allow?: string;
-  /**
-   * Optional sandbox tokens. Must include `allow-scripts` and `allow-same-origin`, without
-   * which the embed cannot run or its messages would come from the origin `"null"`.
-   */
-  sandbox?: string;
-  /** Referrer policy of the iframe request. */
-  referrerPolicy?: ReferrerPolicy;
-  /**
-   * `'lazy'`: no session is minted and no iframe created until the container comes near the
-   * viewport (status `idle` until then); a hidden container waits. The iframe gets the same attribute.
-   * @default 'eager'
-   */
-  loading?: 'eager' | 'lazy';
-  /** Class name(s) of the iframe. Changing it updates the current iframe. */
-  className?: string;
-  /** Inline style of the iframe. Changing it updates the current iframe. @default 'border:0;width:100%;height:100%;display:block' */
-  style?: string;
-}
 
 /** Something the SDK noticed, dropped or did on its own, for debugging an integration. Never contains a session id. */
 export type Diagnostic =

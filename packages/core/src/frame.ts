@@ -1,14 +1,28 @@
 import { EmbedError, ErrorCode } from './errors';
 import { listen, unlisten, type Receiver } from './listener';
 
-/** The iframe attributes the SDK sets, from the embed's options. */
-export interface FrameOptions {
+/** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
+export interface IframeOptions {
+  /** Accessible title of the iframe. Changing it updates the current iframe. @default 'Analytics dashboard' | 'Analytics chat' | 'Analytics app' */
   title?: string;
+  /** Permissions policy. @default 'fullscreen; clipboard-write' */
   allow?: string;
+  /**
+   * Optional sandbox tokens. Must include `allow-scripts` and `allow-same-origin`, without
+   * which the embed cannot run or its messages would come from the origin `"null"`.
+   */
   sandbox?: string;
+  /** Referrer policy of the iframe request. */
   referrerPolicy?: ReferrerPolicy;
+  /**
+   * `'lazy'`: no session is minted and no iframe created until the container comes near the
+   * viewport (status `idle` until then); a hidden container waits. The iframe gets the same attribute.
+   * @default 'eager'
+   */
   loading?: 'eager' | 'lazy';
+  /** Class name(s) of the iframe. Changing it updates the current iframe. */
   className?: string;
+  /** Inline style of the iframe. Changing it updates the current iframe. @default 'border:0;width:100%;height:100%;display:block' */
   style?: string;
 }
 
@@ -23,7 +37,7 @@ export interface Frame {
 }
 
 /** Applies the presentation options (title, class, style): at mount, and to the current iframe when they change. */
-export function present(iframe: HTMLIFrameElement, o: FrameOptions, surface: string): void {
+export function present(iframe: HTMLIFrameElement, o: IframeOptions, surface: string): void {
   iframe.title = o.title ?? `Analytics ${surface}`;
   iframe.className = o.className ?? '';
   iframe.style.cssText = o.style ?? 'border:0;width:100%;height:100%;display:block';
@@ -33,7 +47,7 @@ export function present(iframe: HTMLIFrameElement, o: FrameOptions, surface: str
  * Creates the iframe of one load in `container` and routes its window's messages to `receive`.
  * @throws {EmbedError} `no-container` when the container is not in a document (the iframe gets no window).
  */
-export function mountFrame(container: HTMLElement, url: string, o: FrameOptions, surface: string, receive: Receiver): Frame {
+export function mountFrame(container: HTMLElement, url: string, o: IframeOptions, surface: string, receive: Receiver): Frame {
   const iframe = document.createElement('iframe');
   present(iframe, o, surface);
   iframe.allow = o.allow ?? 'fullscreen; clipboard-write';
