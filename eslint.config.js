@@ -8,6 +8,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/.vite/**',
       'examples/*/dist/**',
+      'examples/next/.next/**',
+      'examples/next/next-env.d.ts',
       'test-results/**',
       'playwright-report/**',
       'docs/api/**',
