@@ -1,12 +1,14 @@
-// `pnpm demo`: starts the mock platform (or uses a real tenant) and the three demo hosts,
-// each on its own origin, and prints their URLs.
+// `pnpm demo`: starts the mock platform (or uses a real tenant) and the four demo hosts,
+// each on its own origin, and prints their URLs. The Next.js host runs as in production:
+// `pnpm build:examples` ran `next build`, and this starts `next start`.
 //
 // Real tenant: set PLATFORM_BASE_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
 // PLATFORM_DASHBOARD_ID (the published dashboard's public id).
-// Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT (see demoPorts.mjs).
+// Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT, NEXT_PORT (see demoPorts.mjs).
 import { resolve } from 'node:path';
 import { startMockPlatform } from '@platform-embed/mock';
 import { checkDemoPorts, explainTakenPorts, readDemoPorts, usesRealTenant } from './demoPorts.mjs';
+import { startNextHost } from '../next/server.mjs';
 import { HOSTS, startHost } from './hostServer.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -59,6 +61,13 @@ if (realTenant) {
 for (const name of ['html', 'react', 'vue']) {
   hosts[name] = await listening(name, () => startHost({ name, platform, port: ports[name], mounts: HOSTS[name](root) }));
 }
+try {
+  hosts.next = await listening('next', () => startNextHost({ platform, port: ports.next }));
+} catch (error) {
+  console.error(`The Next.js host did not start: ${error instanceof Error ? error.message : error}`);
+  await Promise.all([...Object.values(hosts).map((h) => h.close()), mock?.close()]);
+  process.exit(1);
+}
 
 console.log(`
 platform-embed demo
@@ -66,6 +75,7 @@ platform-embed demo
   script tag host:  ${hosts.html.origin}/
   React host:       ${hosts.react.origin}/
   Vue host:         ${hosts.vue.origin}/
+  Next.js host:     ${hosts.next.origin}/
 Press Ctrl+C to stop.`);
 
 const stop = async () => {

@@ -10,11 +10,13 @@ export const DEMO_PORTS = [
   { name: 'html', label: 'the script tag host', variable: 'HTML_PORT', defaultPort: 5171, host: '127.0.0.1' },
   { name: 'react', label: 'the React host', variable: 'REACT_PORT', defaultPort: 5172, host: '127.0.0.1' },
   { name: 'vue', label: 'the Vue host', variable: 'VUE_PORT', defaultPort: 5173, host: '127.0.0.1' },
+  { name: 'next', label: 'the Next.js host', variable: 'NEXT_PORT', defaultPort: 5174, host: '127.0.0.1' },
 ];
 
 const HOW_TO_CHOOSE =
   'Choose other ports with environment variables (0 picks a free one), for example:\n' +
-  '  MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo';
+  '  MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo\n' +
+  '(NEXT_PORT moves the Next.js host, 5174 by default)';
 
 /**
  * The demo's ports from the environment, or a message saying which variable is not a port.
