@@ -1,0 +1,176 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { createServer } from 'node:net';
+import { buildIfStale, startNextHost, type RunningNextHost } from '../examples/next/server.mjs';
+import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
+
+// The Next.js App Router host (examples/next) as in production: `next build` (here only when the
+// build is missing or older than its sources; `pnpm e2e` builds the examples first), then
+// `next start`. Its server component mints the first session while rendering the page
+// (`initialSession`); later loads call its Server Action. The mock platform runs on localhost,
+// the host on 127.0.0.1: two origins.
+
+type Logged = { event: string; payload: Record<string, unknown> };
+const logged = (page: Page): Promise<Logged[]> =>
+  page
+    .locator('[data-testid="event-log"] li')
+    .evaluateAll((items) =>
+      items.map((li) => ({ event: (li as HTMLElement).dataset.event!, payload: JSON.parse(li.textContent || '{}') })),
+    );
+const names = async (page: Page) => (await logged(page)).map((e) => e.event);
+const sessionOf = (src: string | null) => (src ? new URL(src).searchParams.get('session') : null);
+const iframeSession = async (page: Page) => sessionOf(await page.locator('#embed iframe').getAttribute('src'));
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail).listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+
+/** The Server Action calls of a page: Next.js posts them to the page with a `Next-Action` header. */
+function watchActions(page: Page): Request[] {
+  const calls: Request[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.headers()['next-action']) calls.push(request);
+  });
+  return calls;
+}
+
+let platform: MockPlatform;
+let host: RunningNextHost;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  buildIfStale();
+  platform = await startMockPlatform({ host: 'localhost' });
+  host = await startNextHost({
+    platform: { baseUrl: platform.origin, apiKey: platform.apiKey, deploymentId: 1, publicId: 'sales-overview' },
+  });
+});
+test.afterAll(async () => {
+  await host?.close();
+  await platform?.close();
+});
+test.beforeEach(() => platform.reset());
+
+const open = async (page: Page) => {
+  const response = await page.goto(`${host.origin}/`);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  await expect.poll(() => names(page)).toContain('dashboard-loaded');
+  return { response: response!, frame: page.frameLocator('#embed iframe') };
+};
+
+test('the first load uses the session minted while the server rendered the page: no Server Action call, one session per page view', async ({
+  page,
+}) => {
+  const actions = watchActions(page);
+  const { response } = await open(page);
+
+  // The page carries a single-use session: Next.js must answer it as never cacheable or shareable.
+  const cacheControl = response.headers()['cache-control'] ?? '';
+  expect(cacheControl).toContain('no-store');
+  expect(cacheControl).toContain('private');
+
+  const sessions = platform.sessions();
+  expect(sessions).toHaveLength(1);
+  const [minted] = sessions;
+  expect(minted!.usedAt).toBeDefined();
+  expect(await iframeSession(page)).toBe(minted!.sessionId);
+  // Minted by the server component: it is in the HTML the server answered.
+  expect(await response.text()).toContain(minted!.sessionId);
+  await expect(page.getByTestId('initial-session')).toHaveText('minted on the server');
+  expect(actions).toHaveLength(0);
+
+  const events = await names(page);
+  expect(events[0]).toBe('ready');
+  expect(events.filter((e) => e == 'ready')).toHaveLength(1);
+
+  // A second page view: a new server-rendered session, still no action call (and no double mint).
+  await page.reload();
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  await expect.poll(() => names(page)).toContain('dashboard-loaded');
+  expect(platform.sessions()).toHaveLength(2);
+  expect(await iframeSession(page)).toBe(platform.sessions()[1]!.sessionId);
+  expect(actions).toHaveLength(0);
+  expect(host.output()).not.toMatch(/error/i);
+});
+
+test('the declarative props change the same iframe: no reload, no new session', async ({ page }) => {
+  const actions = watchActions(page);
+  const { frame } = await open(page);
+  const iframe = page.locator('#embed iframe');
+  const src = await iframe.getAttribute('src');
+  await iframe.evaluate((element) => (element.dataset.original = 'yes'));
+
+  await page.click('[data-action="scheme-dark"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  await page.click('[data-action="scheme-light"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('light');
+  await page.click('[data-action="scheme-dark"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  await page.click('[data-action="theme"]');
+  await expect(frame.getByTestId('theme-primary')).toHaveText('#e4572e');
+  await page.click('[data-action="locale"]');
+  await expect(frame.getByTestId('locale')).toHaveText('es-MX');
+  await page.click('[data-action="filter"]');
+  await expect(frame.getByTestId('active-filters')).toHaveText('orders.status = {"value":"completed"}');
+  await page.click('[data-action="navigate"]');
+  await expect(frame.getByTestId('current-path')).toHaveText('/widgets/revenue');
+  await page.click('[data-action="refresh"]');
+  await expect(frame.getByTestId('refresh-count')).toHaveText('1');
+  await expect(frame.getByTestId('rejected-actions')).toHaveText('0');
+
+  // The same iframe element and URL, one session, one ready, no Server Action call.
+  await expect(page.locator('#embed iframe')).toHaveCount(1);
+  expect(await iframe.evaluate((element) => element.dataset.original)).toBe('yes');
+  expect(await iframe.getAttribute('src')).toBe(src);
+  expect(platform.sessions()).toHaveLength(1);
+  expect((await names(page)).filter((e) => e == 'ready')).toHaveLength(1);
+  expect(actions).toHaveLength(0);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+});
+
+test('reload() mints a new session through the Server Action and keeps the color scheme', async ({ page }) => {
+  const actions = watchActions(page);
+  const { frame } = await open(page);
+  await page.click('[data-action="scheme-dark"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  const first = await iframeSession(page);
+
+  await page.click('[data-action="reload"]');
+  await expect.poll(() => iframeSession(page)).not.toBe(first);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  expect(actions).toHaveLength(1);
+  expect(actions[0]!.url()).toBe(`${host.origin}/`);
+  const sessions = platform.sessions();
+  expect(sessions).toHaveLength(2);
+  expect(await iframeSession(page)).toBe(sessions[1]!.sessionId);
+  expect(sessions.every((s) => s.usedAt !== undefined)).toBe(true);
+  expect((await names(page)).filter((e) => e == 'ready')).toHaveLength(2);
+  await expect(page.frameLocator('#embed iframe').getByTestId('color-scheme')).toHaveText('dark');
+});
+
+test('an unreachable platform: the page still renders, and the Server Action shows its cause in the page', async ({ page }) => {
+  test.setTimeout(60_000);
+  const closedPort = await freePort();
+  const closed = `http://localhost:${closedPort}`;
+  const unreachable = await startNextHost({
+    platform: { baseUrl: closed, apiKey: platform.apiKey, deploymentId: 1, publicId: 'sales-overview' },
+  });
+  try {
+    const actions = watchActions(page);
+    await page.goto(`${unreachable.origin}/`);
+    await expect(page.getByTestId('initial-session')).toHaveText('none');
+    // The first load and its retries call the action (about 2-4 s of backoff), then the cause shows.
+    await expect(page.getByTestId('status')).toHaveText('error', { timeout: 20_000 });
+    const failure = page.getByTestId('embed-error');
+    await expect(failure).toContainText('the session action failed');
+    await expect(failure).toContainText(`could not reach ${closed}`);
+    await expect(failure).not.toContainText(platform.apiKey);
+    expect(actions.length).toBeGreaterThan(1);
+  } finally {
+    await unreachable.close();
+  }
+});
