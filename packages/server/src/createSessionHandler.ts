@@ -76,10 +76,18 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
       PlatformApiErrorCodes.InvalidOption,
       "createSessionHandler needs resolveUser(request), returning the signed-in user's session fields or null",
     );
-  const client =
+  const given = options.client as SessionClientOptions | undefined;
+  // Options that are present are checked now. A base URL or API key that is still missing (an
+  // environment variable not set while a framework evaluates the module at build time, as
+  // `next build` does for route handlers) is checked at the first request instead: that request
+  // fails with the same invalid-option error, reported to onError.
+  const missingSecrets = given !== undefined && (given.baseUrl === undefined || given.apiKey === undefined);
+  let client: SessionClient | undefined =
     typeof (options.client as SessionClient | undefined)?.generateSession === 'function'
       ? (options.client as SessionClient)
-      : createSessionClient(options.client as SessionClientOptions);
+      : missingSecrets
+        ? undefined
+        : createSessionClient(given as SessionClientOptions);
   const methods = (options.methods ?? ['GET', 'POST']).map((m) => m.toUpperCase());
   const onError = options.onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error));
   const { deploymentId } = options;
@@ -89,6 +97,7 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
     try {
       const user = await options.resolveUser(request);
       if (!user) return json(401, { error: 'not signed in' });
+      client ??= createSessionClient(given as SessionClientOptions);
       const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], {
         signal: request.signal,
       });

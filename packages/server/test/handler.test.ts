@@ -127,6 +127,25 @@ describe('createSessionHandler (Fetch API)', () => {
       PlatformApiError,
     );
   });
+
+  test('a base URL or API key still missing when the module is evaluated (next build) is checked at the first request; a wrong one at once', async () => {
+    const onError = vi.fn();
+    const env: { url?: string; key?: string } = {};
+    const h = createSessionHandler({
+      client: { baseUrl: env.url!, apiKey: env.key! },
+      resolveUser: () => ({ deploymentId: 3, externalId: 'u' }),
+      onError,
+    });
+    const response = await h(get());
+    expect(response.status).toBe(500);
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'invalid-option', message: expect.stringContaining('baseUrl') }),
+      expect.anything(),
+    );
+    expect(() =>
+      createSessionHandler({ client: { baseUrl: 'ftp://x.example', apiKey: 'k-0123456789abcdef' }, resolveUser: () => null }),
+    ).toThrow(PlatformApiError);
+  });
 });
 
 describe('toNodeHandler with a real http server', () => {
