@@ -88,6 +88,9 @@ test('script tag: <platform-dashboard> across two origins with session-url, even
     `${embed.origin}/embed/dashboard/p1?session=minted-2&allowExport=true`,
   );
   expect(sessionRequests).toHaveLength(2);
+  // The new frame is brought back to the path the host navigated to (the fake embed answers
+  // the replayed navigate with a navigate event).
+  await page.waitForFunction(() => (window as unknown as Page).log.filter((l) => l.startsWith('platform-navigate')).length == 2);
 
   // Removing the element destroys the embed.
   const removed = await page.evaluate(async () => {
@@ -111,6 +114,7 @@ test('script tag: <platform-dashboard> across two origins with session-url, even
     'platform-statechange "loading"',
     'platform-statechange "ready"',
     'platform-ready {"embedTenant":null,"deploymentId":1,"mode":"signed","surface":"dashboard","publicId":"p1"} dashboard',
+    'platform-navigate {"path":"/from-host"} dashboard',
   ]);
   expect(errors).toEqual([]);
 });
