@@ -35,10 +35,13 @@ export const CHANGES: Record<string, Change | undefined> = /* @__PURE__ */ (() =
   return table;
 })();
 
+let checkOwn: ((options: Record<string, unknown>) => string | undefined) | undefined;
+
 /** Checks the controller's options (development only: they are the host's code), then those the URL is built from. */
 export function checkOptions(surface: string, o: Record<string, unknown>): void {
+  // Compiled once, at the first check: a framework binding checks its options on every render.
   refuse(
-    compileOptions({
+    (checkOwn ??= compileOptions({
       session: 'non-empty string|function?',
       initialSession: 'non-empty string?',
       sandbox: 'string with allow-scripts and allow-same-origin?',
@@ -52,7 +55,7 @@ export function checkOptions(surface: string, o: Record<string, unknown>): void 
       loading: 'eager or lazy?',
       onEvent: 'function?',
       ...Object.fromEntries(Object.keys(EVENT_SCHEMAS).map((name) => [eventProp(name as EventName), 'function?'])),
-    })(o),
+    }))(o),
   );
   const session = o.session ?? o.initialSession;
   // Built once with a placeholder session, so a bad launch option throws now, not at load.

@@ -178,19 +178,24 @@ const launchRules = (): Schema<OptionKind> => {
   return schema;
 };
 
-// Checks every option the URL is built from (development only: the options are the host's code).
+// Checks every option the URL is built from (development only: the options are the host's code),
+// with the rules of each surface compiled once.
+const urlChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
 const checkUrlOptions = (surface: Surface, options: Record<string, unknown>) => {
-  refuse(
-    compileOptions({ surface: SURFACES })({ surface }) ||
-      compileOptions(
-        surface == 'dashboard'
-          ? { publicId: 'non-empty string other than . or ..' }
-          : surface == 'app'
-            ? { deploymentId: 'positive integer', session: 'signed session id (the app surface has no private mode)' }
-            : {},
-      )(options) ||
-      compileOptions(launchRules())(options),
-  );
+  let check = urlChecks.get(surface);
+  if (!check) {
+    const own = compileOptions(
+      surface == 'dashboard'
+        ? { publicId: 'non-empty string other than . or ..' }
+        : surface == 'app'
+          ? { deploymentId: 'positive integer', session: 'signed session id (the app surface has no private mode)' }
+          : {},
+    );
+    const launch = compileOptions(launchRules());
+    const known = compileOptions({ surface: SURFACES });
+    urlChecks.set(surface, (check = (o) => known({ surface }) || own(o) || launch(o)));
+  }
+  refuse(check(options));
   for (const [name, spec] of Object.entries(LAUNCH_OPTIONS) as [string, LaunchOptionSpec][]) {
     const values = options[name] as Record<string, unknown> | undefined;
     if (spec.value) for (const key in values) checkMember(name, key, values[key], spec.value);
