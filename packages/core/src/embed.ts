@@ -575,13 +575,15 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
 
   const destroyed = (what: string) => error(ErrorCode.Destroyed, __DEV__ ? `cannot ${what} after destroy()` : what);
-  const send = (type: string, payload?: unknown) => {
-    if (state.status == 'destroyed') throw destroyed(`send "${String(type)}"`);
-    const message = (createAction as (t: string, p?: unknown) => ActionMessage)(type, payload);
-    // State-setting actions are kept in the host state (replayed at ready), the others queued.
+  // State-setting actions are kept in the host state (replayed at ready), the others queued until ready.
+  const dispatch = (message: ActionMessage) => {
     const kept = queue.record(message);
     if (state.status == 'ready') post(message);
     else if (!kept) queue.push(message);
+  };
+  const send = (type: string, payload?: unknown) => {
+    if (state.status == 'destroyed') throw destroyed(`send "${String(type)}"`);
+    dispatch((createAction as (t: string, p?: unknown) => ActionMessage)(type, payload));
   };
 
   const update = (partial: Partial<Options>) => {
@@ -590,6 +592,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const next = { ...o, ...partial } as Options;
     const commit = configure(next);
     let reload = false;
+    let restyle = false;
     const removed: string[] = [];
     const actions: ActionMessage[] = [];
     const act = (name: ActionName, payload: unknown) =>
@@ -607,7 +610,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
         for (const member in after)
           if (!same(before?.[member], after[member]))
             act('set-filter', { filterUrlParameter: `f_${member}=${JSON.stringify(after[member])}` });
-      } else if (change && change !== PRESENT && after !== undefined) act(change[0], change[1] ? { [change[1]]: after } : after);
+      } else if (change === PRESENT) restyle = true;
+      else if (change && after !== undefined) act(change[0], change[1] ? { [change[1]]: after } : after);
     }
     // Everything is checked (options and action payloads): only now does anything change.
     commit();
@@ -621,8 +625,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       actions.forEach(queue.record);
       return load();
     }
-    actions.forEach((message) => send(message.type, message.payload));
-    if (frame) present(frame.iframe, o, surface);
+    actions.forEach(dispatch);
+    if (restyle && frame) present(frame.iframe, o, surface);
   };
 
   const handle: EmbedHandle<S> = {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   EmbedError,
   embedApp,
@@ -10,7 +10,7 @@ import {
   type EmbedHandle,
   type EmbedState,
 } from '../src/index';
-import { BASE, READY, envelope, flush, thrown } from './helpers';
+import { BASE, READY, deliver, envelope, flush, spyPost, thrown, type PostSpy } from './helpers';
 
 let handles: EmbedHandle[] = [];
 let sessions = 0;
@@ -35,12 +35,6 @@ async function mounted(h: EmbedHandle): Promise<Window> {
   return h.iframe!.contentWindow!;
 }
 
-function deliver(data: unknown, source: Window | null, origin = BASE): MessageEvent {
-  const event = new MessageEvent('message', { origin, source, data });
-  window.dispatchEvent(event);
-  return event;
-}
-
 /** Mounts, spies on the iframe's postMessage, and makes the embed ready. */
 async function ready(h: EmbedHandle) {
   const win = await mounted(h);
@@ -49,9 +43,7 @@ async function ready(h: EmbedHandle) {
   return { win, post };
 }
 
-const spyPost = (win: Window) => vi.spyOn(win, 'postMessage') as unknown as MockInstance<(message: unknown, targetOrigin: string) => void>;
-const types = (post: MockInstance<(message: unknown, targetOrigin: string) => void>) =>
-  post.mock.calls.map(([m]) => (m as { type: string }).type);
+const types = (post: PostSpy) => post.mock.calls.map(([m]) => (m as { type: string }).type);
 
 /** Another iframe on the page, not managed by the SDK (e.g. a second tenant frame or an ad). */
 function foreignFrame(): Window {

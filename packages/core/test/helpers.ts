@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { vi, type MockInstance } from 'vitest';
 import { EmbedError, type EventName } from '../src/index';
 
 /** The tenant origin every controller test trusts. */
@@ -19,6 +19,18 @@ export function envelope(name: string, payload: unknown, extra: Record<string, u
     ...extra,
   };
 }
+
+/** Dispatches a message on the page as a frame would post it (source and origin under the test's control). */
+export function deliver(data: unknown, source: Window | null | undefined, origin = BASE): MessageEvent {
+  const event = new MessageEvent('message', { origin, source: source ?? null, data });
+  window.dispatchEvent(event);
+  return event;
+}
+
+/** A spy on what the SDK posts to a frame's window. */
+export type PostSpy = MockInstance<(message: unknown, targetOrigin: string) => void>;
+/** Spies on `win.postMessage`. */
+export const spyPost = (win: Window): PostSpy => vi.spyOn(win, 'postMessage') as unknown as PostSpy;
 
 /** Runs `fn` and returns what it threw; fails the test when it does not throw. */
 export function thrown(fn: () => unknown): EmbedError {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   EmbedError,
   embedDashboard,
@@ -8,7 +8,7 @@ import {
   type EmbedHandle,
   type EmbedStatus,
 } from '../src/index';
-import { BASE, READY, envelope, flush, mintSessions } from './helpers';
+import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost, type PostSpy } from './helpers';
 
 /*
  * The embed's life over time: update(), the host state kept across reloads, lazy loads,
@@ -24,9 +24,6 @@ function dashboard(options: Partial<DashboardEmbedOptions> = {}) {
   return Object.assign(h, { minted: session });
 }
 
-const deliver = (data: unknown, source: Window | null | undefined, origin = BASE) =>
-  window.dispatchEvent(new MessageEvent('message', { origin, source: source ?? null, data }));
-
 /** Waits for the current load's iframe and returns it. */
 async function frame(h: EmbedHandle): Promise<HTMLIFrameElement> {
   await flush();
@@ -34,9 +31,8 @@ async function frame(h: EmbedHandle): Promise<HTMLIFrameElement> {
   return h.iframe!;
 }
 
-type Post = MockInstance<(message: unknown, targetOrigin: string) => void>;
-const spy = (iframe: HTMLIFrameElement) => vi.spyOn(iframe.contentWindow!, 'postMessage') as unknown as Post;
-const sent = (post: Post) => post.mock.calls.map(([m]) => [(m as { type: string }).type.slice(16), (m as { payload: unknown }).payload]);
+const spy = (iframe: HTMLIFrameElement) => spyPost(iframe.contentWindow!);
+const sent = (post: PostSpy) => post.mock.calls.map(([m]) => [(m as { type: string }).type.slice(16), (m as { payload: unknown }).payload]);
 
 /** Mounts, spies on the frame, makes it ready. */
 async function ready(h: EmbedHandle) {
@@ -164,6 +160,14 @@ describe('update(): the core decides what a change means', () => {
     expect(h.iframe).toBe(iframe);
     expect([iframe.title, iframe.className, iframe.style.height]).toEqual(['Sales', 'embed', '300px']);
     expect(h.minted).toHaveBeenCalledTimes(1);
+  });
+
+  test('an update that changes no presentation option leaves the iframe’s attributes alone', async () => {
+    const h = dashboard();
+    const { iframe } = await ready(h);
+    iframe.style.height = '123px';
+    h.update({ colorScheme: 'dark', onReady: () => {} });
+    expect(iframe.style.height).toBe('123px');
   });
 
   test('a string session: a new one reloads with it', async () => {

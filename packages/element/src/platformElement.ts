@@ -221,7 +221,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
    * @throws {EmbedError} `invalid-action` when the payload does not match the action catalog.
    */
   send<K extends ActionName>(type: K | ActionType<K>, ...payload: ActionArgs<K>): void {
-    createAction(type, ...payload);
+    // Checked now even before the embed exists (then the handle's send checks it).
+    if (!this.handle) createAction(type, ...payload);
     this.#binding.act((handle) => (handle.send as (t: string, p?: unknown) => void)(type, payload[0]));
   }
 
