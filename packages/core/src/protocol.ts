@@ -153,9 +153,19 @@ export type EventType<K extends EventName = EventName> = `${typeof EVENT_PREFIX}
 /** A full action type string such as `platform:action:refresh`. */
 export type ActionType<K extends ActionName = ActionName> = `${typeof ACTION_PREFIX}${K}`;
 
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+/** A kebab-case name in camelCase: `dashboard-loaded` → `dashboardLoaded` (catalog names, attribute names). */
+export type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+/** A camelCase name in kebab-case: `publicId` → `public-id` (option names as attribute names). */
+export type KebabCase<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${KebabCase<T>}`
+  : S;
+/** `camelCase('set-color-scheme')` is `'setColorScheme'`. */
+export const camelCase = <S extends string>(name: S): CamelCase<S> =>
+  name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as CamelCase<S>;
+/** `kebabCase('publicId')` is `'public-id'`. */
+export const kebabCase = <S extends string>(name: S): KebabCase<S> => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()) as KebabCase<S>;
 /** The handler option of an event: `dashboard-loaded` → `onDashboardLoaded`. */
-export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
+export type EventPropName<K extends EventName = EventName> = `on${Capitalize<CamelCase<K>>}`;
 /** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
 export const eventProp = <K extends EventName>(name: K): EventPropName<K> =>
   ('on' + name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())) as EventPropName<K>;
@@ -222,6 +232,20 @@ function prefixed(schemas: object, prefix: string) {
 
 /** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
+
+// A value as a string that does not depend on the order of its keys (a property list replacer of the sorted keys).
+const stable = (value: unknown) => {
+  const keys: string[] = [];
+  JSON.stringify(value, (key, v: unknown) => (keys.push(key), v));
+  return JSON.stringify(value, keys.sort());
+};
+/**
+ * Whether two option values are the same: identical, or equal by value where a framework
+ * re-creates them on every render (plain objects, whatever their key order; URLs). @internal
+ */
+export const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (a instanceof URL || b instanceof URL ? String(a) == String(b) : isPlainObject(a) && isPlainObject(b) && stable(a) == stable(b));
 
 // A value quoted in a reason: short, and never a whole object.
 const show = (v: unknown) =>
@@ -344,6 +368,9 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${short}": ${problem}`);
   return actionEnvelope(short as K, copy as ActionMap[K]);
 }
+
+/** {@link createAction} for a type known only at run time (the option and kept-state tables). @internal */
+export const createActionOf = createAction as (type: string, payload?: unknown) => ActionMessage;
 
 /** An action envelope around a payload that is already valid (no check, no copy). @internal */
 export const actionEnvelope = <K extends ActionName>(name: K, payload: ActionMap[K]): ActionMessage<K> =>

@@ -191,7 +191,7 @@ describe('session-url', () => {
     const el = document.body.firstElementChild as PlatformDashboardElement;
     await vi.waitFor(() => expect(el.state.status).toBe('error'));
     expect(el.state.error!.code).toBe('session');
-    expect(el.state.error!.message).toContain('session-url /api/session answered HTTP 500');
+    expect(el.state.error!.message).toContain('session route answered HTTP 500: it could not mint a session');
   });
 
   test('the session property takes precedence over the attributes', async () => {
