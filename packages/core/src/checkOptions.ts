@@ -1,8 +1,9 @@
-import { EMBED_OPTIONS, embedEntries, type AnyOptions } from './embedOptions';
+import { EMBED_OPTIONS, type AnyOptions, type EmbedOptionSpec } from './embedOptions';
 import { EmbedError, ErrorCode } from './errors';
+import { KEPT_STATE } from './keptState';
 import { LAUNCH_OPTIONS, compileOptions, refuse, type OptionKind } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
-import { EVENT_SCHEMAS, eventProp, type EventName, type FieldDescriptor, type Surface } from './protocol';
+import { EVENT_SCHEMAS, entriesOf, eventProp, type EventName, type FieldDescriptor, type Surface } from './protocol';
 import { buildEmbedUrl } from './url';
 
 /*
@@ -13,11 +14,12 @@ import { buildEmbedUrl } from './url';
  * each refusal's whole sentence with the fix.
  */
 
-// The names the SDK reads: its own options, the launch options and the catalog's handlers.
+// The names the SDK reads: its own options, the launch options, the kept state and the catalog's handlers.
 const known = (): Set<string> =>
   new Set([
     ...Object.keys(EMBED_OPTIONS),
     ...Object.keys(LAUNCH_OPTIONS),
+    ...Object.keys(KEPT_STATE),
     ...Object.keys(EVENT_SCHEMAS).map((name) => eventProp(name as EventName)),
     'onEvent',
   ]);
@@ -26,7 +28,7 @@ const known = (): Set<string> =>
 let checkRules: ((options: Record<string, unknown>) => string | undefined) | undefined;
 const rules = () => {
   const schema: Record<string, FieldDescriptor<OptionKind>> = { onEvent: 'function?' };
-  for (const [name, spec] of embedEntries()) if (spec.check && !spec.surfaces) schema[name] = spec.check;
+  for (const [name, spec] of entriesOf<EmbedOptionSpec>(EMBED_OPTIONS)) if (spec.check && !spec.surfaces) schema[name] = spec.check;
   for (const name of Object.keys(EVENT_SCHEMAS)) schema[eventProp(name as EventName)] = 'function?';
   return compileOptions(schema);
 };

@@ -1,28 +1,16 @@
 import type { EmbedError } from './errors';
 import type { IframeOptions } from './frame';
-import {
-  compileAlways,
-  launchEntries,
-  refuse,
-  type AppLaunchOptions,
-  type ChatLaunchOptions,
-  type DashboardLaunchOptions,
-  type LaunchOptionName,
-  type OptionKind,
-} from './launchOptions';
-import { LAUNCH_OPTIONS } from './launchOptions';
-import {
-  kebabCase,
-  type ColorScheme,
-  type EmbedTheme,
-  type EventMap,
-  type EventMessage,
-  type EventName,
-  type EventPropName,
-  type FieldDescriptor,
-  type KebabCase,
-  type Surface,
-  type UnknownEventMessage,
+import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions, OptionKind } from './launchOptions';
+import type {
+  ColorScheme,
+  EmbedTheme,
+  EventMap,
+  EventMessage,
+  EventName,
+  EventPropName,
+  FieldDescriptor,
+  Surface,
+  UnknownEventMessage,
 } from './protocol';
 
 /*
@@ -31,8 +19,9 @@ import {
  * and how a custom element reads it from an attribute. The change planner (planUpdate.ts),
  * the option checks (checkOptions.ts), Vue's props, the custom elements' attributes and their
  * template types all read this table. The options that are kept state (an action changes them
- * on a live embed: colorScheme, theme, locale, filters, path) are declared in hostState.ts.
- * The event handlers (`onReady`, ...) come from the event catalog.
+ * on a live embed: colorScheme, theme, locale, filters, path) are declared in keptState.ts
+ * (locale and filters, also launch options, in launchOptions.ts). The event handlers
+ * (`onReady`, ...) come from the event catalog.
  */
 
 /** The first retry waits 250-500 ms, then twice as long each time (see retryPolicy.ts). */
@@ -102,10 +91,6 @@ export const EMBED_OPTIONS = {
     attribute: 'string',
   },
   initialSession: { check: 'non-empty string?', attribute: 'string' },
-  // Kept state (hostState.ts decides what their change sends); their values are checked as their actions.
-  colorScheme: { attribute: 'string' },
-  theme: { check: 'object?', attribute: 'json' },
-  path: { check: 'string?', attribute: 'string' },
   // The iframe (frame.ts declares their defaults).
   title: { check: 'string?', change: PRESENT, attribute: 'string', attributeName: 'iframe-title' },
   className: { check: 'string?', change: PRESENT },
@@ -130,80 +115,6 @@ export const EMBED_OPTIONS = {
 
 /** The name of one of the SDK's own options (the launch options and event handlers aside). */
 export type EmbedOptionName = keyof typeof EMBED_OPTIONS;
-
-/** The table's entries, typed for iteration. @internal */
-export const embedEntries = (): [EmbedOptionName, EmbedOptionSpec][] => Object.entries(EMBED_OPTIONS) as never;
-
-/** An option a binding passes through (every option but `container`; the event handlers come from the catalog). */
-export type BindingOptionName = LaunchOptionName | Exclude<EmbedOptionName, 'container'>;
-type Own = typeof EMBED_OPTIONS;
-/** The attribute of an option: its `attributeName`, else its name in kebab-case. */
-export type AttributeName<N extends string> = N extends keyof Own
-  ? Own[N] extends { attributeName: infer A }
-    ? A
-    : KebabCase<N>
-  : KebabCase<N>;
-/** The options read from attributes as `Kind` (see {@link AttributeKind}), as attribute names, from both tables. */
-export type AttributesOf<Kind extends AttributeKind> = {
-  [N in BindingOptionName]: (
-    N extends keyof Own
-      ? Own[N] extends { attribute: infer K }
-        ? K
-        : 'not an attribute'
-      : (typeof LAUNCH_OPTIONS)[N & LaunchOptionName]['kind'] extends 'boolean'
-        ? 'flag'
-        : (typeof LAUNCH_OPTIONS)[N & LaunchOptionName]['kind'] extends 'members'
-          ? 'json'
-          : 'string'
-  ) extends Kind
-    ? AttributeName<N>
-    : never;
-}[BindingOptionName];
-/** The flag attributes that are off by default (for them, a boolean `false` can stand for the absent attribute). */
-export type DefaultOffAttribute = AttributesOf<'flag'> &
-  {
-    [N in BindingOptionName]: (N extends keyof Own ? Own[N] : (typeof LAUNCH_OPTIONS)[N & LaunchOptionName]) extends { default: false }
-      ? AttributeName<N>
-      : never;
-  }[BindingOptionName];
-
-/**
- * Every option a binding passes through, from both tables: its name, how a custom element reads
- * it (`undefined`: not an attribute) and the attribute's name. Vue's props, the custom
- * elements' attributes and the Angular inputs derive from it.
- */
-export const bindingOptions = (): { name: BindingOptionName; attribute?: AttributeKind; attributeName: string; check?: string }[] => [
-  ...launchEntries().map(([name, spec]) => ({
-    name,
-    attribute: spec.kind == 'boolean' ? ('flag' as const) : spec.kind == 'members' ? ('json' as const) : ('string' as const),
-    attributeName: kebabCase(name),
-  })),
-  ...embedEntries()
-    .filter(([name]) => name != 'container')
-    .map(([name, spec]) => ({
-      name: name as BindingOptionName,
-      attribute: spec.attribute,
-      attributeName: spec.attributeName ?? kebabCase(name),
-      check: typeof spec.check == 'string' ? spec.check : undefined,
-    })),
-];
-
-const alwaysChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
-/**
- * Checks the options marked `always` (in every build): the ids the surface requires, the
- * timeouts and `retry`. The reason names the option and quotes the value. @internal
- * @throws {EmbedError} `invalid-option`
- */
-export function checkAlways(surface: Surface, options: Record<string, unknown>): void {
-  let check = alwaysChecks.get(surface);
-  if (!check) {
-    const schema: Record<string, FieldDescriptor<OptionKind>> = {};
-    for (const [name, spec] of embedEntries())
-      if (spec.always && (!spec.surfaces || spec.surfaces.includes(surface))) schema[name] = spec.check!;
-    alwaysChecks.set(surface, (check = compileAlways(schema)));
-  }
-  refuse(check(options));
-}
 
 /** What a `session` function may return: the session id, generate-session's `{ sessionId }` body, or the `Response` of its `fetch`. */
 export type SessionResult = string | { sessionId: string } | Response;

@@ -1,31 +1,16 @@
-import type { AnyOptions } from './embedOptions';
+import { KEPT_STATE, type HostState, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS, parameter, type LaunchOptionSpec } from './launchOptions';
 import { ACTION_PREFIX, actionEnvelope, createActionOf, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
 
 /*
- * The kept state: what the host set on an embed, by option or by action, that an action changes
- * on a live embed; kept across reloads. A new frame is brought to it twice over: its URL carries
+ * The kept state of one embed (its table: keptState.ts): what the host set, by option or by
+ * action, that an action changes on a live embed; kept across reloads. A new frame is brought to it twice over: its URL carries
  * the kept options that are launch options (locale, filters), and right after `ready` the rest
  * (and whatever changed since the URL was built) is sent in this table's order, followed by the
  * other actions sent before `ready`, in order. Values stay as the host gave them (a filter is an
  * object) until a URL or an action needs them as a string.
  */
 
-/** Each kept option: the action that changes it on a live embed, and the payload field that carries the value (none: the value is the payload). */
-export const KEPT_STATE = {
-  colorScheme: { action: 'set-color-scheme', field: 'scheme' },
-  theme: { action: 'set-theme' },
-  locale: { action: 'set-locale', field: 'locale' },
-  // A keyed launch option: one action per `view.dimension`, carrying `f_<view.dimension>=<JSON>`.
-  filters: { action: 'set-filter', field: 'filterUrlParameter' },
-  // Also the last place the embed reported (`view`, `navigate`), so a reload brings the viewer back.
-  path: { action: 'navigate', field: 'path' },
-} as const satisfies Record<string, { action: ActionName; field?: string }>;
-
-/** The name of a kept option. */
-export type KeptName = keyof typeof KEPT_STATE;
-/** What the host has set on an embed and the embed keeps across reloads (see {@link KEPT_STATE}). */
-export type HostState = { [K in KeptName]?: AnyOptions[K] };
 /** One kept value to set, with the validated action that sets it on a live embed (`member`: of a keyed option). */
 export type KeptChange = { name: KeptName; value: unknown; message: ActionMessage; member?: string };
 

@@ -34,12 +34,7 @@ export {
   SWAP,
   type AnyEventHandler,
   type AppEmbedOptions,
-  bindingOptions,
   type AttributeKind,
-  type AttributeName,
-  type AttributesOf,
-  type BindingOptionName,
-  type DefaultOffAttribute,
   type BaseEmbedOptions,
   type ChangeKind,
   type ChatEmbedOptions,
@@ -55,7 +50,8 @@ export {
   type SessionResult,
   type SessionSource,
 } from './embedOptions';
-export { KEPT_STATE, type HostState, type KeptName } from './hostState';
+export { bindingOptions, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
+export { KEPT_STATE, type HostState, type KeptName } from './keptState';
 export { MAX_RETRY_AFTER } from './sessionSource';
 export { LAZY_MARGIN } from './lazyStart';
 export { buildEmbedUrl, filterUrlParameter, redactSession, type EmbedUrlOptions } from './url';

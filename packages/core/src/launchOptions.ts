@@ -113,9 +113,6 @@ export type ChatLaunchOptions = LaunchOptionsOf<'chat'>;
 /** Launch options of the creator-mode app. */
 export type AppLaunchOptions = LaunchOptionsOf<'app'>;
 
-/** The launch options' entries, typed for iteration. @internal */
-export const launchEntries = (): [LaunchOptionName, LaunchOptionSpec][] => Object.entries(LAUNCH_OPTIONS) as never;
-
 /** One parameter, `<name>=<value>` (a value other than a string as JSON), optionally encoded: in URLs, and as a filter's `filterUrlParameter`. @internal */
 export const parameter = (name: string, value: unknown, encode = (text: string) => text): string =>
   encode(name) + '=' + encode(typeof value == 'string' ? value : JSON.stringify(value));

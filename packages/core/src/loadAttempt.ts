@@ -1,7 +1,7 @@
 import { READY_TIMEOUT, type AnyOptions } from './embedOptions';
 import { EmbedError, ErrorCode } from './errors';
 import { mountFrame, type Frame } from './frame';
-import type { HostState } from './hostState';
+import type { HostState } from './keptState';
 import type { Receiver } from './listener';
 import type { Surface } from './protocol';
 import type { Scope } from './scope';
@@ -103,6 +103,14 @@ export function createLoadAttempt(
         await 0;
         await 0;
         if (attempt != generation()) return;
+        // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
+        if (globalThis.origin == 'null')
+          throw new EmbedError(
+            ErrorCode.OpaqueOrigin,
+            __DEV__
+              ? `this page's origin is opaque ("null": a sandboxed iframe without allow-same-origin, or a file:// page), which the platform cannot allow for embedding: serve the page from https:// (or http://localhost)`
+              : 'origin null',
+          );
         const id = await session.next(abort.signal);
         if (attempt != generation()) return;
         const [origin, container] = place();

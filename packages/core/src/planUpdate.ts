@@ -1,5 +1,6 @@
 import { EMBED_OPTIONS, PRESENT, RELOAD, RETARGET, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
-import { KEPT_STATE, keptChanges, type KeptChange, type KeptName } from './hostState';
+import { keptChanges, type KeptChange } from './hostState';
+import { KEPT_STATE, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS } from './launchOptions';
 import { same } from './protocol';
 

@@ -65,7 +65,12 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
     });
   const renew = status >= 500 || status == 429 || status == 408;
   const wait = retryAfter(response.headers.get('retry-after'));
-  if (wait) gates.set(key, { until: Date.now() + wait, turn: gates.get(key)?.turn ?? Promise.resolve() });
+  if (wait) {
+    // Calls already in line read the gate's time when their turn comes: it is moved, not replaced.
+    const gate = gates.get(key);
+    if (gate) gate.until = Date.now() + wait;
+    else gates.set(key, { until: Date.now() + wait, turn: Promise.resolve() });
+  }
   throw failure(
     __DEV__
       ? `${routeName} answered HTTP ${status}: ${

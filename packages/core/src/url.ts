@@ -1,17 +1,18 @@
-import { checkAlways } from './embedOptions';
+import { EMBED_OPTIONS, type EmbedOptionSpec } from './embedOptions';
 import {
   LAUNCH_OPTIONS,
   checkMember,
+  compileAlways,
   compileOptions,
-  launchEntries,
   parameter,
   refuse,
   type AppLaunchOptions,
   type FilterValue,
+  type LaunchOptionSpec,
   type OptionKind,
 } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
-import { SURFACES, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
+import { SURFACES, entriesOf, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
 
 /*
  * The embed URL of each surface, built from the launch-option table, and the session id
@@ -30,6 +31,23 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
   session?: string;
 }
 
+const alwaysChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
+/**
+ * Checks the options marked `always` (in every build): the ids the surface requires, the
+ * timeouts and `retry`. The reason names the option and quotes the value.
+ * @throws {EmbedError} `invalid-option`
+ */
+export function checkAlways(surface: Surface, options: Record<string, unknown>): void {
+  let check = alwaysChecks.get(surface);
+  if (!check) {
+    const schema: Record<string, FieldDescriptor<OptionKind>> = {};
+    for (const [name, spec] of entriesOf<EmbedOptionSpec>(EMBED_OPTIONS))
+      if (spec.always && (!spec.surfaces || spec.surfaces.includes(surface))) schema[name] = spec.check!;
+    alwaysChecks.set(surface, (check = compileAlways(schema)));
+  }
+  refuse(check(options));
+}
+
 // Checks every option the URL is built from (development only: the options are the host's code;
 // the ids are checked in every build), with the rules of each surface compiled once.
 const urlChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
@@ -39,14 +57,14 @@ const checkUrlOptions = (surface: Surface, options: Record<string, unknown>) => 
     const schema: Record<string, FieldDescriptor<OptionKind>> = surface == 'app'
       ? { session: 'signed session id (the app surface has no private mode)' }
       : { session: 'non-empty string?' };
-    for (const [name, spec] of launchEntries())
+    for (const [name, spec] of entriesOf<LaunchOptionSpec>(LAUNCH_OPTIONS))
       schema[name] = spec.kind == 'members' ? 'object?' : spec.kind == 'boolean' ? 'boolean?' : 'non-empty string?';
     const rules = compileOptions(schema);
     const known = compileOptions({ surface: SURFACES });
     urlChecks.set(surface, (check = (o) => known({ surface }) || rules(o)));
   }
   refuse(check(options));
-  for (const [name, spec] of launchEntries()) {
+  for (const [name, spec] of entriesOf<LaunchOptionSpec>(LAUNCH_OPTIONS)) {
     const values = options[name] as Record<string, unknown> | undefined;
     if (spec.value) for (const key in values) checkMember(name, key, values[key], spec.value);
   }
@@ -101,7 +119,7 @@ export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): strin
   const base = normalizeBaseUrl(options.baseUrl);
   if (options.session !== undefined)
     params.push(parameter(surface == 'chat' ? 'sessionId' : 'session', options.session, encodeURIComponent));
-  for (const [name, spec] of launchEntries()) {
+  for (const [name, spec] of entriesOf<LaunchOptionSpec>(LAUNCH_OPTIONS)) {
     const value = o[name];
     if (spec.prefix)
       for (const key in value as object)

@@ -163,13 +163,19 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.#schedule();
   }
 
+  // Slot children added after the state was shown (the HTML parser adds an element's children
+  // after connecting it, and may run our microtask in between) get the state shown too.
+  #children = typeof MutationObserver == 'undefined' ? null : new MutationObserver(() => this.#slots(this.state));
+
   /** @internal */
   connectedCallback(): void {
+    this.#children?.observe(this, { childList: true });
     this.#schedule();
   }
 
   /** @internal */
   disconnectedCallback(): void {
+    this.#children?.disconnect();
     // Deferred: a move in the DOM (disconnect then connect in one task) keeps the embed.
     this.#schedule();
   }
