@@ -176,7 +176,12 @@ async function bundle(entry, conditions, format) {
     conditions,
     target: 'es2022',
     logLevel: 'silent',
+    metafile: true,
   });
+  // The package as built, not its sources (esbuild follows a tsconfig's paths: this folder's has none).
+  const inputs = Object.keys(result.metafile.inputs);
+  if (!inputs.some((input) => input.endsWith('packages/server/dist/index.mjs')) || inputs.some((input) => input.includes('/src/')))
+    throw new Error(`the ${entry} bundle does not use the built @platform-embed/server: ${inputs.join(', ')}`);
   return result.outputFiles[0].text;
 }
 

@@ -6,5 +6,11 @@ import { NODE_HTTP_CHECKS } from '../nodeHttpChecks.mjs';
 
 const argument = globalThis.Deno ? globalThis.Deno.args[0] : globalThis.process.argv[2];
 const targets = JSON.parse(argument);
-Object.assign(CHECKS, NODE_HTTP_CHECKS);
+Object.assign(CHECKS, NODE_HTTP_CHECKS, {
+  // Not the sources: Bun follows a tsconfig's paths (this folder's has none), Deno an import map.
+  async 'imports @platform-embed/server as built (dist/index.mjs)'() {
+    const resolved = import.meta.resolve('@platform-embed/server');
+    if (!resolved.endsWith('/packages/server/dist/index.mjs')) throw new Error(`resolved to ${resolved}`);
+  },
+});
 console.log(JSON.stringify(await runChecks(targets)));

@@ -138,7 +138,10 @@ describe('responses', () => {
 });
 
 describe('the size of the answer is bounded (issue 18)', () => {
-  /** A fetch whose answer body is endless, produced on demand; `pulled` counts what the client took. */
+  /**
+   * A fetch whose answer body is produced on demand, 1 KiB a pull, up to 16 MiB (a client that
+   * reads it all ends, and fails the count); `pulled` counts what the client took.
+   */
   const endless = (status: number, headers: Record<string, string> = {}) => {
     const counter = { pulled: 0 };
     const fetchDouble: typeof fetch = async () =>
@@ -147,6 +150,7 @@ describe('the size of the answer is bounded (issue 18)', () => {
           pull(controller) {
             counter.pulled += 1024;
             controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+            if (counter.pulled >= 16 * 1024 * 1024) controller.close();
           },
         }),
         { status, headers },

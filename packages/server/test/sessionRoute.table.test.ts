@@ -33,7 +33,10 @@ interface Row {
 
 const json = { 'content-type': 'application/json' };
 const sameOrigin = { 'sec-fetch-site': 'same-origin' };
-/** A body stream of `size` bytes of JSON-ish text, produced on demand; counts what was pulled. */
+/**
+ * A body stream produced on demand, 1 KiB a pull, up to 16 MiB (a route that reads it all ends,
+ * and fails the count); `pulled` counts what was read.
+ */
 const pulled = { bytes: 0 };
 const endlessBody = (chunk = 1024) => {
   pulled.bytes = 0;
@@ -42,6 +45,7 @@ const endlessBody = (chunk = 1024) => {
       pull(controller) {
         pulled.bytes += chunk;
         controller.enqueue(new TextEncoder().encode(' '.repeat(chunk)));
+        if (pulled.bytes >= 16 * 1024 * 1024) controller.close();
       },
     });
 };
