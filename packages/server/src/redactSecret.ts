@@ -27,7 +27,11 @@ interface TextUnit {
   end: number;
 }
 
-const ESCAPE_SEQUENCE = /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\x[0-9a-f]{2}|\\["\\/]/iy;
+// URL escapes and JSON (or JavaScript) escapes, decoded apart and together: a key that itself
+// holds `%41` or a backslash is echoed with one kind decoded and the other kept.
+const URL_ESCAPE = /%[0-9a-f]{2}/iy;
+const JSON_ESCAPE = /\\u[0-9a-f]{4}|\\x[0-9a-f]{2}|\\["\\/]/iy;
+const BOTH_ESCAPES = /%[0-9a-f]{2}|\\u[0-9a-f]{4}|\\x[0-9a-f]{2}|\\["\\/]/iy;
 
 function lowerAscii(text: string): string {
   return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
@@ -40,13 +44,16 @@ function unescapeSequence(sequence: string): string {
   return sequence.slice(1);
 }
 
-/** The text as a list of characters, ASCII letters lowercased; with `decodeEscapes`, escape sequences as the character they stand for. */
-function toUnits(text: string, decodeEscapes: boolean): TextUnit[] {
+/** The text as a list of characters, ASCII letters lowercased; the sequences `escapes` matches as the character they stand for. */
+function toUnits(text: string, escapes?: RegExp): TextUnit[] {
   const units: TextUnit[] = [];
   let position = 0;
   while (position < text.length) {
-    ESCAPE_SEQUENCE.lastIndex = position;
-    const escape = decodeEscapes ? ESCAPE_SEQUENCE.exec(text) : null;
+    let escape: RegExpExecArray | null = null;
+    if (escapes) {
+      escapes.lastIndex = position;
+      escape = escapes.exec(text);
+    }
     const source = escape ? escape[0] : text[position]!;
     const char = escape ? unescapeSequence(source) : source;
     units.push({ char: lowerAscii(char), start: position, end: position + source.length });
@@ -104,10 +111,9 @@ export function createRedactor(secret: string): (text: string) => string {
   return (text) => {
     if (text.length < REDACTED_PIECE_LENGTH) return text;
     const marked = new Array<boolean>(text.length).fill(false);
-    // Twice: as written (a key that itself holds `%41` is echoed as it is), and with escape
-    // sequences decoded (a key echoed URL-encoded or JSON-escaped).
-    markSecretRuns(toUnits(text, false), pieces, marked);
-    markSecretRuns(toUnits(text, true), pieces, marked);
+    // As written (a key that itself holds `%41` is echoed as it is), and with each kind of
+    // escape sequence decoded, apart and together (a key echoed URL-encoded or JSON-escaped).
+    for (const escapes of [undefined, URL_ESCAPE, JSON_ESCAPE, BOTH_ESCAPES]) markSecretRuns(toUnits(text, escapes), pieces, marked);
     if (!marked.includes(true)) return text;
     let result = '';
     for (let index = 0; index < text.length; index++) {

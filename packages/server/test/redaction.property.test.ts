@@ -139,7 +139,7 @@ describe('the API key never survives an echo (property)', () => {
     } finally {
       log.mockRestore();
     }
-  });
+  }, 60_000); // 400 clients and routes: room for a loaded CI machine
 
   test('the default onError redacts the key from errors resolveUser throws too', async () => {
     const key = 'sk_live_RESOLVE-0123456789ab';
@@ -179,4 +179,10 @@ describe('redaction leaves other text alone (property)', () => {
     expect(redact('see ABCDEFGHIJKLmnop here')).toBe('see [redacted] here');
     expect(redact(`t=${Buffer.from(`x${key}`).toString('base64url')}`)).toMatch(/^t=.{0,3}\[redacted\].{0,3}$/);
   });
+});
+
+test('regression: a key holding a backslash and %41, echoed JSON-escaped (found by the property test)', () => {
+  const key = '!!!!\\%41!!!!!\\!!!!!';
+  const echo = JSON.stringify(key).slice(1, -1); // !!!!\\%41!!!!!\\!!!!!
+  expect(createRedactor(key)(`platform said: ${echo}`)).toBe('platform said: [redacted]');
 });
