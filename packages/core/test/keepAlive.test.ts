@@ -9,6 +9,7 @@ import {
   type EmbedHandle,
   type EmbedBinding,
 } from '../src/index';
+import * as helpers from './helpers';
 import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost } from './helpers';
 
 /*
@@ -21,17 +22,7 @@ import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost } from './
  * state-preserving move keeps it). The real moves are tested in Chromium (e2e/keepAlive.spec.ts).
  */
 
-const withMoveBefore = () => {
-  const moves: [Element, Node][] = [];
-  Object.defineProperty(Element.prototype, 'moveBefore', {
-    configurable: true,
-    value(this: Element, node: Node, child: Node | null) {
-      moves.push([this, node]);
-      this.insertBefore(node, child);
-    },
-  });
-  return moves;
-};
+const withMoveBefore = () => helpers.withMoveBefore().moves;
 
 let bindings: EmbedBinding[] = [];
 let handles: EmbedHandle[] = [];
