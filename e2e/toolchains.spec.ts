@@ -1,7 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import {
+  CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION,
+  PAGE,
+  PROBE,
+  PROBE_ENTRY,
+  developmentTexts,
+  expectDevelopment,
+  expectNoDevelopmentText,
+  expectProduction,
+  type Probe,
+} from './support/devChecks';
 import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } from './support/scaffold';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 
@@ -9,93 +19,6 @@ import { startStaticServer, type RunningServer } from './support/staticServer';
 // production build: the packed core, installed in a fresh project and imported by its package
 // name, bundled by esbuild, webpack 5 and Vite as a user's app would be, then run in Chromium.
 // (Issue 17: the published guard was false in every bundled browser build.)
-
-/** Runs in the page: what the core answers to one option no build accepts and one mistake only development reports. */
-const PROBE = `import { embedDashboard } from '@platform-embed/core';
-
-// A valid embed, mounted and destroyed at once; http on localhost is allowed, port 9 answers nothing.
-const valid = { container: '#embed', baseUrl: 'http://localhost:9', publicId: 'sales-overview', session: 'one-time-session' };
-const attempt = (run) => {
-  try {
-    run();
-    return { accepted: true };
-  } catch (error) {
-    return { code: error.code, message: error.message };
-  }
-};
-window.probe = {
-  // Refused in every build: the message explains in development, names code and field in production.
-  readyTimeout: attempt(() => embedDashboard({ ...valid, readyTimeout: 'abc' }).destroy()),
-  // A developer's typo, refused in development only.
-  unknownEvent: attempt(() => {
-    const embed = embedDashboard(valid);
-    try {
-      embed.on('drilldwon', () => {});
-    } finally {
-      embed.destroy();
-    }
-  }),
-};
-`;
-const PAGE = (script: string, type = 'text/javascript') =>
-  `<!doctype html><html><head><link rel="icon" href="data:,"></head><body><div id="embed"></div><script type="${type}" src="${script}"></script></body></html>`;
-
-type Answer = { accepted?: true; code?: string; message?: string };
-type Probe = { readyTimeout: Answer; unknownEvent: Answer };
-
-/**
- * The texts of the packed core's development build that its production build lacks (its long
- * messages): the string and template literals of each, cut where a bundler may write an escape.
- */
-function developmentTexts(fresh: Scaffold): string[] {
-  const literals = (file: string) => {
-    const path = fresh.file('@platform-embed/core', `dist/${file}`);
-    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
-    const texts = new Set<string>();
-    const add = (text: string) => {
-      for (const part of text.split(/["'`\\\n]/)) if (part.length >= 20 && part.includes(' ')) texts.add(part);
-    };
-    const visit = (node: ts.Node) => {
-      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) add(node.text);
-      else if (ts.isTemplateExpression(node))
-        [node.head, ...node.templateSpans.map((span) => span.literal)].forEach((part) => add(part.text));
-      node.forEachChild(visit);
-    };
-    visit(source);
-    return texts;
-  };
-  const production = literals('index.production.mjs');
-  return [...literals('index.development.mjs')].filter((text) => !production.has(text));
-}
-
-const expectDevelopment = (probe: Probe) => {
-  // The long message: what is wrong and what to pass, not only the field.
-  expect(probe.readyTimeout.code).toBe('invalid-option');
-  expect(probe.readyTimeout.message).toContain('readyTimeout');
-  expect(probe.readyTimeout.message).toMatch(/must|expected|pass/);
-  expect(probe.unknownEvent.code).toBe('invalid-option');
-  expect(probe.unknownEvent.message).toContain('drilldwon');
-};
-
-/** The production build refuses what no build accepts (code and field), and lets the development-only check go. */
-const expectProduction = (probe: Probe, { refusesInvalidNumbers }: { refusesInvalidNumbers: boolean }) => {
-  expect(probe.unknownEvent).toEqual({ accepted: true });
-  if (!refusesInvalidNumbers) return;
-  expect(probe.readyTimeout.code).toBe('invalid-option');
-  expect(probe.readyTimeout.message).toContain('readyTimeout');
-};
-
-/**
- * Whether the core refuses invalid numbers (`readyTimeout: 'abc'`) in production builds too.
- * FOR THE LEAD: set to true once the core's change "invalid numbers and missing ids refused in
- * every build" is merged; until then production accepts `readyTimeout: 'abc'`.
- */
-const CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION = false;
-
-const expectNoDevelopmentText = (bundle: string, texts: string[]) => {
-  const found = texts.filter((text) => bundle.includes(text));
-  expect(found, 'development-only messages in a production bundle').toEqual([]);
-};
 
 let fresh: Scaffold;
 let devTexts: string[];
@@ -125,10 +48,10 @@ test('the packed core has development-only texts to look for', () => {
 test.describe('esbuild, the packed core by package name', () => {
   const build = (name: string, options: string[]) => {
     const dir = fresh.app(name);
-    writeFiles(dir, { 'probe.js': PROBE, 'index.html': PAGE('out.js') });
+    writeFiles(dir, { 'probe.js': PROBE, 'entry.js': PROBE_ENTRY, 'index.html': PAGE('out.js') });
     runNode(
       fresh.file('esbuild', 'bin/esbuild'),
-      ['probe.js', '--bundle', '--format=iife', '--outfile=out.js', '--log-level=warning', ...options],
+      ['entry.js', '--bundle', '--format=iife', '--outfile=out.js', '--log-level=warning', ...options],
       {
         cwd: dir,
       },
@@ -160,9 +83,10 @@ test.describe('webpack 5, the packed core by package name', () => {
     const dir = fresh.app(name);
     writeFiles(dir, {
       'probe.js': PROBE,
+      'entry.js': PROBE_ENTRY,
       'index.html': PAGE('dist/main.js'),
       'build.cjs': `const webpack = require('webpack');
-webpack({ mode: ${JSON.stringify(mode)}, entry: './probe.js', devtool: false, context: __dirname, output: { path: __dirname + '/dist' } }, (error, stats) => {
+webpack({ mode: ${JSON.stringify(mode)}, entry: './entry.js', devtool: false, context: __dirname, output: { path: __dirname + '/dist' } }, (error, stats) => {
   if (error || stats.hasErrors()) {
     console.error(error || stats.toString('errors-only'));
     process.exitCode = 1;
@@ -191,7 +115,7 @@ webpack({ mode: ${JSON.stringify(mode)}, entry: './probe.js', devtool: false, co
 test.describe('Vite, a fresh app importing the packed core by package name', () => {
   const app = (name: string, files: Record<string, string> = {}) => {
     const dir = fresh.app(name);
-    writeFiles(dir, { 'probe.js': PROBE, 'index.html': PAGE('/probe.js', 'module'), ...files });
+    writeFiles(dir, { 'probe.js': PROBE, 'entry.js': PROBE_ENTRY, 'index.html': PAGE('/entry.js', 'module'), ...files });
     return dir;
   };
   const vite = () => fresh.file('vite', 'bin/vite.js');
