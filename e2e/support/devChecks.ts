@@ -47,7 +47,9 @@ export type Probe = { readyTimeout: Answer; unknownEvent: Answer };
 
 /**
  * The texts of the packed core's development build that its production build lacks (its long
- * messages): the string and template literals of each, cut where a bundler may write an escape.
+ * messages): the string and template literals of each, cut where a bundler may write an escape,
+ * and long enough not to be another library's words (Vue's production build has
+ * " handler must be a function" too).
  */
 export function developmentTexts(fresh: Scaffold): string[] {
   const literals = (file: string) => {
@@ -55,7 +57,7 @@ export function developmentTexts(fresh: Scaffold): string[] {
     const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
     const texts = new Set<string>();
     const add = (text: string) => {
-      for (const part of text.split(/["'`\\\n]/)) if (part.length >= 20 && part.includes(' ')) texts.add(part);
+      for (const part of text.split(/["'`\\\n]/)) if (part.length >= 30 && part.includes(' ')) texts.add(part);
     };
     const visit = (node: ts.Node) => {
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) add(node.text);

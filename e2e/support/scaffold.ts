@@ -167,13 +167,14 @@ export interface RunningCommand {
 }
 
 /**
- * Starts a Node script (a dev server) and resolves once `url` answers (any status), or rejects
- * with the output when it exits first or does not answer within `timeoutMs`.
+ * Starts a Node script (a dev server) and resolves once `url` answers (any status), or once its
+ * output matches `ready` (for a server that must not be asked anything before the test does), or
+ * rejects with the output when it exits first or is not ready within `timeoutMs`.
  */
 export async function startNode(
   script: string,
   args: string[],
-  options: { cwd: string; url: string; env?: Record<string, string>; timeoutMs?: number },
+  options: { cwd: string; url?: string; ready?: RegExp; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<RunningCommand> {
   const child: ChildProcess = spawn(process.execPath, [script, ...args], {
     cwd: options.cwd,
@@ -199,14 +200,16 @@ export async function startNode(
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} ${args.join(' ')} exited with code ${child.exitCode}:\n${output}`);
-    const answered = await fetch(options.url, { signal: AbortSignal.timeout(2000) }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) return { output: () => output, stop };
+    const ready = options.ready
+      ? options.ready.test(output)
+      : await fetch(options.url!, { signal: AbortSignal.timeout(2000) }).then(
+          () => true,
+          () => false,
+        );
+    if (ready) return { output: () => output, stop };
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`${script} ${args.join(' ')} did not answer ${options.url} in time:\n${output}`);
+      throw new Error(`${script} ${args.join(' ')} was not ready (${options.ready ?? options.url}) in time:\n${output}`);
     }
     await new Promise((done) => setTimeout(done, 250));
   }
