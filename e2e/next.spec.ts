@@ -131,6 +131,16 @@ test('the declarative props change the same iframe: no reload, no new session', 
   await expect(page.getByTestId('status')).toHaveText('ready');
 });
 
+test('no request of the page fails: its icon is served (no /favicon.ico 404)', async ({ page }) => {
+  const failed: string[] = [];
+  page.on('response', (response) => response.status() >= 400 && failed.push(`${response.status()} ${response.url()}`));
+  await open(page);
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute('href');
+  expect(icon).toBeTruthy();
+  expect((await page.request.get(new URL(icon!, host.origin).href)).status()).toBe(200);
+  expect(failed).toEqual([]);
+});
+
 test('"Go to revenue" brings the embed there every time, also after the viewer navigated away in it', async ({ page }) => {
   const { frame } = await open(page);
   const path = frame.getByTestId('current-path');
