@@ -67,9 +67,12 @@ function pnpm(args: string[], options: { cwd: string; timeout?: number }): strin
   return execFileSync(command, [...prefix, ...args], { ...options, env: cleanEnv(), encoding: 'utf8', stdio: 'pipe' });
 }
 
+/** The folders of this checkout's installs start with this (other checkouts on the machine have their own). */
+const PREFIX = `platform-embed-fresh-apps-${createHash('sha256').update(root).digest('hex').slice(0, 8)}-`;
+
 /** A hash of every built file of the packed packages and of the toolchains' versions. */
 function fingerprint(versions: Record<string, string>): string {
-  const hash = createHash('sha256').update(root).update(JSON.stringify(versions));
+  const hash = createHash('sha256').update(JSON.stringify(versions));
   for (const name of PACKED) {
     const dist = join(root, 'packages', name, 'dist');
     if (!existsSync(dist)) throw new Error(`packages/${name} is not built: run \`pnpm build\` first`);
@@ -113,8 +116,12 @@ let installed: Scaffold | undefined;
 export function scaffold(): Scaffold {
   if (installed) return installed;
   const versions = toolchains();
-  const dir = join(tmpdir(), `platform-embed-fresh-apps-${fingerprint(versions)}`);
-  if (!existsSync(join(dir, '.installed'))) install(dir, versions);
+  const dir = join(tmpdir(), PREFIX + fingerprint(versions));
+  if (!existsSync(join(dir, '.installed'))) {
+    // This checkout's installs of earlier builds (about 600 MB each) are not needed any more.
+    for (const name of readdirSync(tmpdir())) if (name.startsWith(PREFIX)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    install(dir, versions);
+  }
   const file = (pkg: string, path: string) => join(dir, 'node_modules', pkg, path);
   const app = (name: string) => {
     const folder = join(dir, 'apps', name);
