@@ -134,10 +134,14 @@ test("create-next-app 16.4 (cacheComponents on) with the README's page and clien
   expectNoDevelopmentText(bundle, developmentTexts(fresh));
 });
 
+// A dev server may reload the page once it has prebundled a dependency found late (the probe's
+// import of the core): the probe runs again in the new page.
 const probeOf = async (page: Page, url: string): Promise<Probe> => {
   await page.goto(url);
-  await expect.poll(() => page.evaluate(() => 'probe' in window), { timeout: 60_000 }).toBe(true);
-  return page.evaluate(() => (window as unknown as { probe: Probe }).probe);
+  let probe: Probe | undefined;
+  const read = () => page.evaluate(() => (window as unknown as { probe?: Probe }).probe).catch(() => undefined);
+  await expect.poll(async () => (probe = await read()), { timeout: 60_000 }).toBeTruthy();
+  return probe!;
 };
 
 const start = async (platformUrl: string, command: string[] = ['start']) => {

@@ -39,7 +39,7 @@ export const isDevelopment = () => loading || (typeof process == 'object' && ${N
 /**
  * Replaces `__DEV__` (see packages/core/src/env.d.ts) with `value`: `'true'` or `'false'` for a
  * build of its own (development, production, the script-tag files), {@link NODE_ENV_CHECK} for
- * bundlers, or `'runtime'` for the build that reads NODE_ENV when a check runs (see the table above).
+ * bundlers, or `'runtime'` for the build that reads NODE_ENV when a check runs (see the list above).
  * @param {string} [value]
  * @param {{ mainEntry?: string }} [options] `mainEntry`: the module, for `'runtime'`, after whose
  *   evaluation the package has loaded (its other entries import it).
