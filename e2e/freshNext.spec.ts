@@ -3,15 +3,7 @@ import { createRequire } from 'node:module';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
-import {
-  developmentTexts,
-  expectDevelopment,
-  expectNoDevelopmentText,
-  expectProduction,
-  CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION,
-  type Probe,
-  PROBE,
-} from './support/devChecks';
+import { developmentTexts, expectDevelopment, expectNoDevelopmentText, expectProduction, type Probe, PROBE } from './support/devChecks';
 import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } from './support/scaffold';
 
 // A fresh `create-next-app` scaffold (its offline template, as 16.4 writes it: `cacheComponents:
@@ -166,7 +158,7 @@ test('next start: the server component mints the first session, the dashboard is
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.usedAt).toBeDefined();
     expect(await page.locator('iframe').getAttribute('src')).toContain(sessions[0]!.sessionId);
-    expectProduction(await probeOf(page, `${server.origin}/probe`), { refusesInvalidNumbers: CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION });
+    expectProduction(await probeOf(page, `${server.origin}/probe`));
   } finally {
     await server.stop();
   }

@@ -2,15 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
-import {
-  CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION,
-  PROBE,
-  developmentTexts,
-  expectDevelopment,
-  expectNoDevelopmentText,
-  expectProduction,
-  type Probe,
-} from './support/devChecks';
+import { PROBE, developmentTexts, expectDevelopment, expectNoDevelopmentText, expectProduction, type Probe } from './support/devChecks';
 import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } from './support/scaffold';
 
 // A fresh Nuxt 4.4.5 app, written by hand as `create-nuxt` would (its template is downloaded from
@@ -117,7 +109,7 @@ test('the built server: the page mints the first session on the server, the dash
     const sessions = platform.sessions();
     expect(sessions).toHaveLength(1);
     expect(await page.locator('iframe').getAttribute('src')).toContain(sessions[0]!.sessionId);
-    expectProduction(await probeOf(page, `${origin}/probe`), { refusesInvalidNumbers: CORE_REFUSES_INVALID_NUMBERS_IN_PRODUCTION });
+    expectProduction(await probeOf(page, `${origin}/probe`));
   } finally {
     await server.stop();
   }

@@ -25,15 +25,11 @@ import { dts } from 'rollup-plugin-dts';
 export const NODE_ENV_CHECK = "(process.env.NODE_ENV !== 'production')";
 
 const FLAG_MODULE = '\0platform-embed:is-development';
-// The default build's flag. Read at each check, not once, and never while the package's modules
-// load: Deno throws (or prompts) on reading the environment without a permission, and the catalog's
-// own schemas are compiled at load (their checks then run as in development: they always pass).
-// Without `process` (a browser without a bundler) it is production, like the minified script tag.
-const FLAG_SOURCE = `let loading = true;
-export const loaded = () => {
-  loading = false;
-};
-export const isDevelopment = () => loading || (typeof process == 'object' && ${NODE_ENV_CHECK});
+// The default build's flag, read at each check: never while the package's modules load (Deno
+// throws, or prompts, on reading the environment without a permission; scripts/checkPackages.mjs
+// checks that nothing reads it at load). Without `process` (a browser without a bundler) it is
+// production, like the minified script tag.
+const FLAG_SOURCE = `export const isDevelopment = () => typeof process == 'object' && ${NODE_ENV_CHECK};
 `;
 
 /**
@@ -41,11 +37,9 @@ export const isDevelopment = () => loading || (typeof process == 'object' && ${N
  * build of its own (development, production, the script-tag files), {@link NODE_ENV_CHECK} for
  * bundlers, or `'runtime'` for the build that reads NODE_ENV when a check runs (see the list above).
  * @param {string} [value]
- * @param {{ mainEntry?: string }} [options] `mainEntry`: the module, for `'runtime'`, after whose
- *   evaluation the package has loaded (its other entries import it).
  * @returns {import('rollup').Plugin}
  */
-export function devFlag(value = NODE_ENV_CHECK, { mainEntry = resolve('src/index.ts') } = {}) {
+export function devFlag(value = NODE_ENV_CHECK) {
   if (value !== 'runtime')
     return {
       name: 'dev-flag',
@@ -55,14 +49,13 @@ export function devFlag(value = NODE_ENV_CHECK, { mainEntry = resolve('src/index
     name: 'dev-flag-runtime',
     resolveId: (id) => (id === FLAG_MODULE ? id : null),
     load: (id) => (id === FLAG_MODULE ? FLAG_SOURCE : null),
-    transform(code, id) {
-      let out = code;
-      if (out.includes('__DEV__'))
-        out = `import { isDevelopment as __isDevelopment } from '${FLAG_MODULE}';\n${out.replaceAll('__DEV__', '__isDevelopment()')}`;
-      // Appended to the main entry: its body runs after every module it imports has loaded.
-      if (id === mainEntry) out += `\nimport { loaded as __loaded } from '${FLAG_MODULE}';\n__loaded();\n`;
-      return out === code ? null : { code: out, map: null };
-    },
+    transform: (code) =>
+      code.includes('__DEV__')
+        ? {
+            code: `import { isDevelopment as __isDevelopment } from '${FLAG_MODULE}';\n${code.replaceAll('__DEV__', '__isDevelopment()')}`,
+            map: null,
+          }
+        : null,
   };
 }
 

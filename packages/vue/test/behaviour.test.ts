@@ -20,7 +20,7 @@ afterEach(async () => {
 // inside a patch. (Test Utils' own unmount() of Vue 3.5 takes the DOM away before the app unmounts.)
 const Host = defineComponent({
   props: { show: Boolean, options: { type: Object, required: true } },
-  setup: (props) => () => (props.show ? h(PlatformDashboard, { ref: 'embed', ...props.options }) : null),
+  setup: (props) => () => (props.show ? h(PlatformDashboard as never, { ref: 'embed', ...props.options }) : null),
 });
 const embedRef = () => (wrapper!.vm.$refs as { embed?: { embed: EmbedHandle<'dashboard'> } }).embed!;
 
