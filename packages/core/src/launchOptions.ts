@@ -134,8 +134,8 @@ const ALWAYS_RULES = {
   'a public id such as "sales-overview"': (v: unknown) => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v),
 };
 // The rules of the SDK's own options checked in development only (they are the host's code).
+// (No spread in it: bundlers keep an object built with one, and this one ships in development only.)
 const OPTION_RULES = {
-  ...ALWAYS_RULES,
   function: (v: unknown) => typeof v == 'function',
   'signed session id (the app surface has no private mode)': (v: unknown) => typeof v == 'string' && v.trim() != '',
   'JSON object such as {"value":"completed"}': (v: unknown) => {
@@ -150,12 +150,12 @@ const OPTION_RULES = {
   '<semantic_view>.<dimension>': (v: unknown) => typeof v == 'string' && /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };
 /** A kind name of the options' descriptors: the protocol's kinds plus the options' own. */
-export type OptionKind = KindName | keyof typeof OPTION_RULES;
+export type OptionKind = KindName | keyof typeof ALWAYS_RULES | keyof typeof OPTION_RULES;
 
 /** Compiles a schema of options checked in every build (the protocol's kinds plus the few rules that must always hold). */
 export const compileAlways = (schema: Schema<OptionKind>) => compile(schema, { ...KINDS, ...ALWAYS_RULES });
 /** Compiles a schema of options with the whole vocabulary. Development checks only. */
-export const compileOptions = (schema: Schema<OptionKind>) => compile(schema, { ...KINDS, ...OPTION_RULES });
+export const compileOptions = (schema: Schema<OptionKind>) => compile(schema, { ...KINDS, ...ALWAYS_RULES, ...OPTION_RULES });
 
 /** Checks one `view.dimension` key of a keyed option and its value (development only). @internal */
 export const checkMember = (option: string, key: string, value: unknown, rule: FieldDescriptor<OptionKind>): void => {
