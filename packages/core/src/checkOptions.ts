@@ -1,5 +1,5 @@
 import { EMBED_OPTIONS, type AnyOptions, type EmbedOptionSpec } from './embedOptions';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { KEPT_STATE } from './keptState';
 import { LAUNCH_OPTIONS, compileOptions, refuse, type OptionKind } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
@@ -73,7 +73,7 @@ const resolveContainer = (container: unknown): HTMLElement => {
   } catch {}
   if (!(box as HTMLElement | null)?.appendChild)
     throw new EmbedError(
-      ErrorCode.NoContainer,
+      'no-container',
       !__DEV__
         ? 'container'
         : container == null

@@ -9,7 +9,7 @@ import type {
   EmbedOptionsMap,
   EventHandler,
 } from './embedOptions';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { present } from './frame';
 import { NO_HANDLERS, createHandlers } from './handlers';
 import { createHostState } from './hostState';
@@ -162,7 +162,7 @@ export interface EmbedHandle<S extends Surface = Surface> {
  */
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
   if (typeof document == 'undefined')
-    throw new EmbedError(ErrorCode.NoDom, __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
+    throw new EmbedError('no-dom', __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
   // An embed parked under the same keep-alive name goes on here: the same handle, these options.
   const adopted = adopt(surface, options as AnyOptions);
   if (adopted) return adopted as EmbedHandle<S>;
@@ -227,7 +227,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
         status.settle(payload as ReadyPayload);
       } else if (name == 'error' && payload.fatal && !policy.waiting())
         // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
-        fail(new EmbedError(ErrorCode.Fatal, `the embed failed: ${redact(payload.message!)}${renewHint(o)}`), true);
+        fail(new EmbedError('fatal', `the embed failed: ${redact(payload.message!)}${renewHint(o)}`), true);
       // The viewer's place, brought back after a reload.
       else if (name == 'view' || name == 'navigate') host.keep('path', payload.path);
       emit(name, [payload, message]);
@@ -258,7 +258,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     log('action', message.type);
     attempt.frame()!.window.postMessage(message, origin);
   };
-  const destroyed = (what: string) => new EmbedError(ErrorCode.Destroyed, __DEV__ ? `cannot ${what} after destroy()` : what);
+  const destroyed = (what: string) => new EmbedError('destroyed', __DEV__ ? `cannot ${what} after destroy()` : what);
   const live = (what: string) => {
     if (isStatus('destroyed')) throw destroyed(what);
   };

@@ -1,5 +1,6 @@
 /**
- * Every error code the SDK can raise, declared once. The {@link EmbedErrorCode} union is
+ * Every error code the SDK can raise, declared once. (The SDK's own code writes the code strings
+ * themselves, checked against this type, so that a bundle of `embedDashboard` need not carry the object.) The {@link EmbedErrorCode} union is
  * derived from it, so `switch (error.code)` is exhaustive-checked by TypeScript.
  */
 export const ErrorCode = {

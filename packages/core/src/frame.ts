@@ -1,4 +1,4 @@
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { listen, unlisten, type Receiver } from './listener';
 
 /** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
@@ -59,7 +59,7 @@ export function mountFrame(container: HTMLElement, url: string, o: IframeOptions
   const win = iframe.contentWindow;
   if (!win) {
     iframe.remove();
-    throw new EmbedError(ErrorCode.NoContainer, __DEV__ ? 'the container is not in the document' : 'container');
+    throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
   }
   listen(win, receive);
   const frame: Frame = {

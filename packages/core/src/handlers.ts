@@ -1,5 +1,5 @@
 import type { AnyOptions, Diagnostic } from './embedOptions';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { EVENT_PREFIX, EVENT_SCHEMAS, eventProp, isEventName, shortName, type EventMessage, type EventName } from './protocol';
 import { createRegistry, type Unsubscribe } from './registry';
 
@@ -62,8 +62,8 @@ export function createHandlers(options: () => AnyOptions) {
     on(type: string, fn: Function, once: boolean | undefined, destroyed: boolean): Unsubscribe {
       const name = nameOf(type);
       if (__DEV__ && name != '*' && !isEventName(name))
-        throw new EmbedError(ErrorCode.InvalidOption, `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`);
-      if (__DEV__ && typeof fn != 'function') throw new EmbedError(ErrorCode.InvalidOption, `"${type}" handler must be a function`);
+        throw new EmbedError('invalid-option', `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`);
+      if (__DEV__ && typeof fn != 'function') throw new EmbedError('invalid-option', `"${type}" handler must be a function`);
       // `ready` is sticky: a late handler is called at once with the current load's payload.
       if (name == 'ready' && readyMessage) {
         call(fn, readyMessage.type, [readyMessage.payload, readyMessage]);

@@ -1,4 +1,4 @@
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { KINDS, SURFACES, compile, isPlainObject, type FieldDescriptor, type KindName, type Schema, type Surface } from './protocol';
 
 /*
@@ -124,7 +124,7 @@ export const parameter = (name: string, value: unknown, encode = (text: string) 
  * development, what to pass instead).
  */
 export const refuse = (problem: string | undefined | false | 0): void => {
-  if (problem) throw new EmbedError(ErrorCode.InvalidOption, problem);
+  if (problem) throw new EmbedError('invalid-option', problem);
 };
 
 // Rules checked in every build: a wrong value would load a wrong URL or silently turn a timeout

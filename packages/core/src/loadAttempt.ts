@@ -1,5 +1,5 @@
 import { READY_TIMEOUT, type AnyOptions } from './embedOptions';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { mountFrame, type Frame } from './frame';
 import type { HostState } from './keptState';
 import type { Receiver } from './listener';
@@ -48,7 +48,7 @@ export function createLoadAttempt(
       if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
         fail(
           new EmbedError(
-            ErrorCode.Blocked,
+            'blocked',
             // The cause in production (directive and origin), the fix too in development.
             __DEV__
               ? `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`
@@ -68,7 +68,7 @@ export function createLoadAttempt(
       const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
       fail(
         new EmbedError(
-          ErrorCode.Timeout,
+          'timeout',
           !__DEV__
             ? `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`
             : mounted.loaded
@@ -106,7 +106,7 @@ export function createLoadAttempt(
         // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
         if (globalThis.origin == 'null')
           throw new EmbedError(
-            ErrorCode.OpaqueOrigin,
+            'opaque-origin',
             __DEV__
               ? `this page's origin is opaque ("null": a sandboxed iframe without allow-same-origin, or a file:// page), which the platform cannot allow for embedding: serve the page from https:// (or http://localhost)`
               : 'origin null',

@@ -1,4 +1,4 @@
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 
 // Hosts where plain http is allowed: development servers on this machine only.
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -40,7 +40,7 @@ export function normalizeBaseUrl(baseUrl: string | URL): string {
   // The refused value is quoted without any `user:password@` part (secrets stay secret).
   if (!origin)
     throw new EmbedError(
-      ErrorCode.InvalidOption,
+      'invalid-option',
       !__DEV__
         ? 'baseUrl'
         : `baseUrl must be your tenant's https:// address (http:// only on localhost, no credentials), e.g. "https://acme.platform.example"; got ${JSON.stringify(

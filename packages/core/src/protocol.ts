@@ -1,5 +1,5 @@
 import { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 
 export { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
 
@@ -200,7 +200,7 @@ export const compile = <K extends string>(schema: Schema<K>, kinds = KINDS): Che
       typeof d == 'string'
         ? (optional ? d.slice(0, -1) : d).split('|').map((k) => {
             // Typed descriptors make this a compile error; a schema built at run time gets a clear one.
-            if (!kinds[k] && __DEV__) throw new EmbedError(ErrorCode.InvalidOption, `unknown kind "${k}" in the descriptor of "${key}"`);
+            if (!kinds[k] && __DEV__) throw new EmbedError('invalid-option', `unknown kind "${k}" in the descriptor of "${key}"`);
             return kinds[k] ?? (() => 0);
           })
         : [(v: unknown) => d.includes(v as string)];
@@ -301,7 +301,7 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
     problem = 'payload cannot be cloned (no functions or DOM nodes)';
   }
   problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';
-  if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${short}": ${problem}`);
+  if (problem) throw new EmbedError('invalid-action', `action "${short}": ${problem}`);
   return actionEnvelope(short as K, copy as ActionMap[K]);
 }
 

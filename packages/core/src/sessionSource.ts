@@ -1,5 +1,5 @@
 import { SESSION_TIMEOUT, type AnyOptions, type SessionResult } from './embedOptions';
-import { EmbedError, ErrorCode } from './errors';
+import { EmbedError } from './errors';
 import { isPlainObject } from './protocol';
 import { claimSession, redactSessions } from './sessions';
 import { clampTimeout, sleep } from './timing';
@@ -25,7 +25,7 @@ export type SessionFailure = EmbedError & { renew?: boolean; wait?: number };
 export const MAX_RETRY_AFTER = 60000;
 
 const failure = (message: string, renew?: boolean, wait?: number, cause?: unknown): SessionFailure =>
-  Object.assign(new EmbedError(ErrorCode.Session, message, { cause }), { renew, wait });
+  Object.assign(new EmbedError('session', message, { cause }), { renew, wait });
 
 // Why a failure a fresh session would cure is not retried with a session id string.
 export const renewHint = (options: AnyOptions): string =>
@@ -71,19 +71,21 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
     if (gate) gate.until = Date.now() + wait;
     else gates.set(key, { until: Date.now() + wait, turn: Promise.resolve() });
   }
-  throw failure(
-    __DEV__
-      ? `${routeName} answered HTTP ${status}: ${
-          renew
-            ? status == 429
-              ? 'rate limited, tried again later'
-              : 'it could not mint a session (see its logs; the platform may be down), tried again'
-            : 'it refused (not tried again: the same call would be refused); check that the viewer is signed in and allowed to see this embed'
-        }`
-      : `session HTTP ${status}`,
-    renew,
-    wait,
+  // The route's own words, when it answered JSON `{ error, message }` (as createSessionHandler does).
+  const said = await response.json().then(
+    (body: { message?: unknown; error?: unknown } | null) => String(body?.message ?? body?.error ?? '').slice(0, 200),
+    () => '',
   );
+  let why = `session HTTP ${status}`;
+  if (__DEV__) {
+    why = `${routeName} answered HTTP ${status}: `;
+    if (status == 429) why += 'rate limited, tried again when it said';
+    else if (renew) why += 'it could not mint a session (see its logs; the platform may be down), tried again';
+    else
+      why +=
+        'it refused (not tried again: the same call would be refused); check that the viewer is signed in and allowed to see this embed';
+  }
+  throw failure(said ? `${why} (${said})` : why, renew, wait);
 };
 
 /** Creates the session source of one embed, reading its options through `options`. */

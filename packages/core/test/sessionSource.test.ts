@@ -75,12 +75,14 @@ describe('the session function may return the Response of its fetch', () => {
   });
 
   test('another 4xx is not renewable: the error state at once, saying why it is not tried again', async () => {
-    const session = vi.fn(() => json({ error: 'forbidden' }, { status: 403 }));
+    const session = vi.fn(() => json({ error: 'forbidden', message: 'This viewer may not see sales.' }, { status: 403 }));
     const h = mount(session);
     await settle();
     expect(h.getState().status).toBe('error');
     expect(h.error).toMatchObject({ code: 'session' });
     expect(h.error!.message).toMatch(/answered HTTP 403: it refused \(not tried again.*signed in/);
+    // The route's own words, as createSessionHandler answers them.
+    expect(h.error!.message).toMatch(/\(This viewer may not see sales\.\)$/);
     expect(session).toHaveBeenCalledTimes(1);
     expect(retries(h.diagnostics)).toEqual([]);
   });
@@ -90,6 +92,9 @@ describe('the session function may return the Response of its fetch', () => {
     const h = mount(() => json({}, { status: 401 }));
     await settle();
     expect(h.error!.message).toBe('[platform-embed] session HTTP 401');
+    const said = mount(() => json({ error: 'unauthenticated' }, { status: 401 }), { container: '#d' });
+    await settle();
+    expect(said.error!.message).toBe('[platform-embed] session HTTP 401 (unauthenticated)');
   });
 
   test('a 2xx that is not JSON says what to answer', async () => {
@@ -132,7 +137,7 @@ describe('rate limits: Retry-After is obeyed, and one retry at a time leaves a p
     const session = vi.fn(() => json({ error: 'rate_limited' }, { status: 429, headers: { 'retry-after': '7' }, url: '/api/a' }));
     const h = mount(session, { retry: 1 });
     await vi.advanceTimersByTimeAsync(10);
-    expect(retries(h.diagnostics)).toEqual([[1, 7000, expect.stringContaining('HTTP 429: rate limited')]]);
+    expect(retries(h.diagnostics)).toEqual([[1, 7000, expect.stringContaining('HTTP 429: rate limited, tried again when it said')]]);
     await vi.advanceTimersByTimeAsync(6980);
     expect(session).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(20);
