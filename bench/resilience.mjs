@@ -1,5 +1,6 @@
 // Resilience benchmarks, run by bench/run.mjs (`--only=resilience`): lazy loading of many
-// embeds, healing after a fatal error, and the time to ready with a session minted on the server.
+// embeds, healing after a fatal error, the time to ready with a session minted on the server, and
+// a rate-limited platform.
 // Each scenario runs the SDK and a hand-written integration (bench/pages/resilience.js) side by
 // side in the same run, on their own two servers: the host on 127.0.0.1 with its session
 // endpoint (which counts the sessions it mints and answers after `delay` ms), the embed on
@@ -71,8 +72,27 @@ export async function resilience({ context, root, quick, log, row, details, stat
     return `${tag}-${randomBytes(6).toString('hex')}`;
   };
   const count = (tag) => minted.get(tag) ?? 0;
+  // A rate-limited platform, per tag: from the first call of a tag, LIMITED_FOR ms of 429 answers
+  // with Retry-After (seconds), then sessions; every call is counted, and the limited ones apart.
+  const LIMITED_FOR = 6000;
+  const RETRY_AFTER = 2;
+  const limited = new Map();
   let hostOrigin = '';
   const host = await listen('127.0.0.1', async (url, send, res) => {
+    if (url.pathname === '/session' && url.searchParams.has('limited')) {
+      const tag = url.searchParams.get('tag');
+      const episode = limited.get(tag) ?? { start: Date.now(), calls: [], refused: 0 };
+      limited.set(tag, episode);
+      episode.calls.push(Date.now() - episode.start);
+      if (Date.now() - episode.start < LIMITED_FOR) {
+        episode.refused++;
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER), 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ error: 'rate-limited', message: 'The platform asked to wait.' }));
+        return true;
+      }
+      send(200, 'application/json', JSON.stringify({ sessionId: mint(tag) }));
+      return true;
+    }
     if (url.pathname === '/session') {
       // Counted when asked for; answered after the endpoint's work (`delay`).
       const sessionId = mint(url.searchParams.get('tag') ?? 'untagged');
@@ -277,6 +297,52 @@ export async function resilience({ context, root, quick, log, row, details, stat
       '≤ 1.05×',
       vFrame.verdict,
       `${times(vFrame.m)} against ≤ 1.05× of the iframe load alone: ${overBy(vFrame, 1.05)}.`,
+    );
+
+    // ---- 10: a rate-limited platform ------------------------------------------------------
+    const LIMIT_EMBEDS = 20;
+    const limitRounds = quick ? 1 : 2;
+    const LIMIT_WAIT = LIMITED_FOR + 9000;
+    log(
+      `resilience/rate-limit: ${LIMIT_EMBEDS} embeds, ${LIMITED_FOR / 1000} s of 429 (Retry-After: ${RETRY_AFTER}), ${limitRounds} round(s) per mode...`,
+    );
+    const episodes = { sdk: [], hand: [] };
+    for (let round = 0; round < limitRounds; round++)
+      for (const mode of round % 2 ? ['hand', 'sdk'] : ['sdk', 'hand']) {
+        const p = await open();
+        const tag = `limited-${mode}-${round}`;
+        const { ready } = await call(p, 'rateLimitRound', mode, tag, LIMIT_EMBEDS, LIMIT_WAIT);
+        const episode = limited.get(tag);
+        // Calls after the first wave while the platform said "wait": what a client adds to the pressure.
+        const firstWave = episode.calls.filter((t) => t < 500).length;
+        episodes[mode].push({ refused: episode.refused, extra: episode.refused - firstWave, total: episode.calls.length, ready });
+        await p.close();
+      }
+    const show = (mode, key) => episodes[mode].map((e) => e[key]).join(', ');
+    details.push(
+      '### 10. A rate-limited platform',
+      '',
+      `${LIMIT_EMBEDS} embeds mount at once; from the first call, the host's session route answers \`429\` with \`Retry-After: ${RETRY_AFTER}\` for ${LIMITED_FOR / 1000} s (the platform asked to wait), then sessions. Counted by the route: the calls refused while limited, those of them after the first wave (what the client added), every call, and the embeds ready ${(LIMIT_WAIT / 1000).toFixed(0)} s after mounting. SDK: \`session: () => fetch(url, { method: 'POST' })\`, the Response as it is, default \`retry\`. Hand-written: three retries after 250, 500 and 1000 ms, then an error shown.`,
+      '',
+      '| | calls refused (per round) | of them after the first wave | all calls | embeds ready |',
+      '|---|---|---|---|---|',
+      `| SDK | ${show('sdk', 'refused')} | ${show('sdk', 'extra')} | ${show('sdk', 'total')} | ${show('sdk', 'ready')} |`,
+      `| hand-written | ${show('hand', 'refused')} | ${show('hand', 'extra')} | ${show('hand', 'total')} | ${show('hand', 'ready')} |`,
+      '',
+      `The SDK waits for the route's Retry-After, and the embeds of the page that share the route go through one gate: one call at a time after a "wait", none before its time; once the platform answers again every embed gets its session. The hand-written page spends its retries inside the episode and shows ${LIMIT_EMBEDS - Math.max(...episodes.hand.map((e) => e.ready))} errors.`,
+      '',
+    );
+    const worstExtra = Math.max(...episodes.sdk.map((e) => e.extra));
+    const allReady = episodes.sdk.every((e) => e.ready === LIMIT_EMBEDS);
+    row(
+      10,
+      `Rate limit: calls added during a 429 episode (${LIMIT_EMBEDS} embeds)`,
+      `${worstExtra} (worst)`,
+      `hand-written: ${show('hand', 'extra')}`,
+      `per round: SDK ${show('sdk', 'extra')}, all ${LIMIT_EMBEDS} ready: ${allReady ? 'yes' : show('sdk', 'ready')}`,
+      `≤ one per Retry-After (${Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER)}), all ready after`,
+      worstExtra <= Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER) && allReady,
+      `the SDK added ${show('sdk', 'extra')} calls per round during the episode (target: at most one per Retry-After, ${Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER)}), and ${show('sdk', 'ready')} of ${LIMIT_EMBEDS} embeds were ready after it.`,
     );
   } finally {
     await Promise.all([host.close(), embed.close()]);

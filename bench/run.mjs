@@ -6,6 +6,7 @@
 // run leaves the working tree clean unless asked.
 //
 //   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,size] [--candidate=<dir>]
+//   (resilience includes the rate-limited platform, row 10)
 //
 // --candidate=<dir> serves another build of the core (a folder with index.mjs) and adds it to
 // the dispatch benchmark as one more mode, to measure a fix side by side with the shipped core.
@@ -284,15 +285,18 @@ try {
       `| SDK + a naive listener that reads \`event.data\` first (for contrast) | ${samples.naive.map(ms).join(', ')} | ${ms(Math.max(...samples.naive))} |`,
       '',
     );
+    // This Chromium alone stalls for a multi-megabyte message (the control page): the SDK is judged
+    // against the same run's page without it, not against an absolute time that measures the browser.
+    const allowed = worstNone * 1.25 + 5;
     row(
       3,
       'Hostile payload: longest host stall',
       `${ms(worst)} (worst)`,
       `no SDK: ${ms(worstNone)}; naive reader: ${ms(median(samples.naive))}`,
       `${ms(worst)}`,
-      '< 50 ms',
-      worst < 50,
-      `the longest stall was ${ms(worst)} against < 50 ms, over by ${ms(worst - 50)}. The control page without any SDK stalled up to ${ms(worstNone)} (per round ${samples.none.map(ms).join(', ')}) and the naive reader ${ms(median(samples.naive))} (median), so ${worst < median(samples.naive) / 4 && median(samples.sdk) <= median(samples.none) * 1.25 + 5 ? 'the SDK adds nothing measurable: it never reads the data; what remains is the browser delivering the multi-megabyte serialized message to the host renderer (and, on a 2-core machine, the sender building it), which no listener can avoid' : 'the SDK stalls more than the control: check that foreign sources are dropped before `event.data` is read'}.`,
+      "≤ the no-SDK page's stall × 1.25 + 5 ms",
+      worst <= allowed,
+      `the longest stall was ${ms(worst)} against ${ms(allowed)} (the control page without any SDK stalled up to ${ms(worstNone)}, per round ${samples.none.map(ms).join(', ')}; the naive reader ${ms(median(samples.naive))}, median): the SDK stalls more than the control; check that foreign sources are dropped before \`event.data\` is read.`,
     );
   }
 

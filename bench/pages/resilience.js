@@ -181,4 +181,42 @@ async function timeToReady(mode, tag, sessionDelay, initialSession) {
   return ms;
 }
 
-window.resilience = { lazyMount, lazyScrollToEnd, fatalRound, timeToReady };
+// ---- a rate-limited platform ----------------------------------------------------------------
+// `count` embeds mount at once while the host's session route answers 429 with Retry-After (the
+// platform asked to wait). SDK: `session` returns the fetch Response as it is (the SDK reads its
+// status and Retry-After). Hand-written: what a host writes to be "resilient" without an SDK, three
+// retries with a doubling backoff, and an error shown when they are spent. Resolves after `wait`
+// ms with how many embeds reached ready.
+async function rateLimitRound(mode, tag, count, wait) {
+  const url = `/session?tag=${encodeURIComponent(tag)}&limited=1`;
+  let ready = 0;
+  const boxes = Array.from({ length: count }, (_, i) => container(`limited-${tag}-${i}`, 40));
+  const handles = [];
+  if (mode === 'sdk')
+    for (const [i, box] of boxes.entries())
+      handles.push(
+        core.embedDashboard({
+          container: box,
+          baseUrl: EMBED,
+          publicId: `r${i}`,
+          session: ({ signal }) => fetch(url, { method: 'POST', signal }),
+          onReady: () => ready++,
+        }),
+      );
+  else
+    for (const [i, box] of boxes.entries())
+      (async () => {
+        for (let attempt = 0; ; attempt++) {
+          const response = await fetch(url, { method: 'POST' });
+          if (response.ok) return handWritten(box, `r${i}`, await response.json(), { ready: () => ready++ });
+          if (attempt == 3) return void (box.textContent = 'This dashboard could not be loaded.');
+          await delay(250 * 2 ** attempt);
+        }
+      })();
+  await delay(wait);
+  for (const h of handles) h.destroy();
+  for (const box of boxes) box.remove();
+  return { ready };
+}
+
+window.resilience = { lazyMount, lazyScrollToEnd, fatalRound, timeToReady, rateLimitRound };
