@@ -19,7 +19,7 @@ const entries = [
     label: 'core: embedDashboard (all it needs, validators included)',
     pkg: 'core',
     code: `export { embedDashboard } from '@platform-embed/core';`,
-    budget: 4000,
+    budget: 5000,
   },
   { label: 'core: everything', pkg: 'core', code: `export * from '@platform-embed/core';` },
   {
@@ -47,7 +47,7 @@ const entries = [
     pkg: 'element',
     file: resolve(root, 'packages/element/dist/platform-embed.min.js'),
     devFile: resolve(root, 'packages/element/dist/platform-embed.js'),
-    budget: 6000,
+    budget: 7000,
   },
 ];
 

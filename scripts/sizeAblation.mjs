@@ -16,17 +16,27 @@ const source = join(root, 'packages/core/src');
 
 /** Each part: the edits (file, text, replacement) that take it out. */
 const parts = {
-  'update() and the option table': [['embed.ts', "update: update as EmbedHandle<S>['update'],", 'update: noop as never,']],
+  'update() and the option tables (planUpdate)': [['embed.ts', '    update,\n    on:', '    update: () => {},\n    on:']],
+  'keep-alive: parking, stow, adoption (parking.ts)': [
+    ['embed.ts', 'const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
+    ['embed.ts', 'keepers.set(handle, { park, stow });', ''],
+  ],
+  'the session Response read (status, Retry-After) and the rate-limit gate': [
+    ['sessionSource.ts', "Object.prototype.toString.call(result) == '[object Response]'", 'false'],
+    [
+      'sessionSource.ts',
+      'await through(route, () => (signal.aborted ? Promise.reject(signal.reason) : call(source, signal)));',
+      'await call(source, signal);',
+    ],
+  ],
+  'checks in every build (ids, timeouts, retry)': [['url.ts', '  checkAlways(surface, o);\n', '']],
   'lazy loading (IntersectionObserver)': [
-    ['embed.ts', "if (seen || o.loading != 'lazy' || typeof IntersectionObserver == 'undefined') return go();", 'return go();'],
+    ['lazyStart.ts', "if (seen || !lazy || typeof IntersectionObserver == 'undefined') return start();", 'return start();'],
   ],
   'retries (backoff, offline and hidden-tab waits)': [
-    ['embed.ts', "renewable && typeof o.session == 'function' && attempt < max", 'false'],
+    ['retryPolicy.ts', "if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
-  'CSP detection': [
-    ['embed.ts', "document.addEventListener('securitypolicyviolation', blocked);", ''],
-    ['embed.ts', "later(() => document.removeEventListener('securitypolicyviolation', blocked));", ''],
-  ],
+  'CSP detection': [['loadAttempt.ts', '        watchPolicy(origin);\n', '']],
   'validation of incoming messages (envelope and payload)': [
     [
       'protocol.ts',
@@ -35,12 +45,14 @@ const parts = {
     ],
   ],
   'validation of actions': [['protocol.ts', "problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", '']],
-  'the ready timeout': [['embed.ts', 'const ms = clampTimeout(o.readyTimeout ?? 30000);', 'const ms = 0;']],
-  'the session call timeout': [['embed.ts', 'const ms = clampTimeout(o.sessionTimeout ?? 15000);', 'const ms = 0;']],
-  'replay of the host state after ready': [
-    ['actionQueue.ts', 'const out: ActionMessage[] = [];', 'const out: ActionMessage[] = []; return out.concat(pending.splice(0));'],
+  'the ready timeout': [['loadAttempt.ts', 'const ms = clampTimeout(options().readyTimeout ?? READY_TIMEOUT);', 'const ms = 0;']],
+  'the session call timeout': [
+    ['sessionSource.ts', 'const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;'],
   ],
-  'debug logging': [['embed.ts', 'const debug = o.debug;', "const debug = false as Options['debug'];"]],
+  'replay of the kept state after ready': [
+    ['hostState.ts', 'const out: ActionMessage[] = [];', 'const out: ActionMessage[] = []; return out.concat(pending.splice(0));'],
+  ],
+  'debug logging': [['handlers.ts', 'const { debug } = options();', "const debug = false as AnyOptions['debug'];"]],
 };
 
 async function measure(edits = []) {

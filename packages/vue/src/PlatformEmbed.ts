@@ -1,6 +1,5 @@
 import {
   defineComponent,
-  onBeforeUnmount,
   h,
   shallowRef,
   type ComponentObjectPropsOptions,
@@ -119,15 +118,14 @@ const create = <S extends Surface>(surface: S, name: string) =>
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
       // <KeepAlive> moves a deactivated component's DOM out of the document before any of its
-      // hooks runs, which would unload the iframe; the leave hook of a transition runs first.
-      let unmounting = false;
-      onBeforeUnmount(() => (unmounting = true));
-      // Transition hooks of the container's vnode (no <Transition> component: nothing extra in the DOM or in tests).
+      // hooks runs, which would unload the iframe; the leave hook of its container's vnode runs
+      // first (hooks set on the vnode, no <Transition>: nothing extra in the DOM or in tests).
+      // On a real unmount the embed is already being unmounted and this changes nothing.
       const aside = {
-        persisted: false,
         beforeEnter() {},
         enter() {},
-        leave: (_: Element, done: () => void) => (unmounting || detach(), done()),
+        leave: (_: Element, done: () => void) => (detach(), done()),
+        // (Vue copies a patched vnode's hooks with clone().)
         clone: () => aside,
       } as unknown as TransitionHooks;
       // The loading and error UI, only when a slot asks for it: drawn over the iframe, which the core appends after it.
