@@ -56,6 +56,13 @@ const hidden = (box: HTMLElement) => {
   return false;
 };
 
+// Calls `gone` once `box` leaves the document; returns the watch, to stop it.
+const whenGone = (box: HTMLElement, gone: () => void) => {
+  const watcher = new MutationObserver(() => box.isConnected || (watcher.disconnect(), gone()));
+  watcher.observe(document, { childList: true, subtree: true });
+  return watcher;
+};
+
 /** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`. */
 export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   // The current controller; after unmount the destroyed one, whose state the binding reports.
@@ -115,13 +122,7 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
         if (parked) return void ((handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
-        const box = container;
-        watcher = new MutationObserver(() => {
-          if (box.isConnected) return;
-          watcher!.disconnect();
-          if (at == leaving) drop();
-        });
-        watcher.observe(document, { childList: true, subtree: true });
+        watcher = whenGone(container, () => at == leaving && drop());
       });
     },
     act(action) {

@@ -72,6 +72,7 @@ export function createHandlers(options: () => AnyOptions) {
       return destroyed ? noop : events.add(name, fn, once);
     },
     off: (type: string, fn: Function) => events.remove(nameOf(type), fn),
-    clear: () => events.clear(),
+    /** Forgets every handler and the `ready` message. */
+    clear: () => ((readyMessage = undefined), events.clear()),
   };
 }

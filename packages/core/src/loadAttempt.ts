@@ -19,6 +19,54 @@ import { buildEmbedUrl, redactSession } from './url';
 /** Fails the current attempt; `renewable` when a fresh session may cure it. */
 export type Fail = (failure: SessionFailure, renewable?: boolean) => void;
 
+// The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
+const watchPolicy = (origin: string, later: Scope['later'], fail: Fail) => {
+  const blocked = (e: SecurityPolicyViolationEvent) => {
+    let from = '';
+    try {
+      from = new URL(e.blockedURI).origin;
+    } catch {}
+    if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
+      fail(
+        new EmbedError(
+          'blocked',
+          // The cause in production (directive and origin), the fix too in development.
+          __DEV__
+            ? `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`
+            : `${e.effectiveDirective} blocks ${origin}`,
+        ),
+      );
+  };
+  document.addEventListener('securitypolicyviolation', blocked);
+  later(() => document.removeEventListener('securitypolicyviolation', blocked));
+};
+
+// No `ready` within `ms`: a failure a fresh session may cure; the message says whether the frame loaded.
+const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string, later: Scope['later'], fail: Fail) => {
+  if (!ms) return;
+  const timer = setTimeout(() => {
+    const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
+    let message = `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`;
+    if (__DEV__)
+      message = mounted.loaded
+        ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
+        : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`;
+    fail(new EmbedError('timeout', message), true);
+  }, ms);
+  later(() => clearTimeout(timer));
+};
+
+// A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
+const refuseOpaqueOrigin = () => {
+  if (globalThis.origin == 'null')
+    throw new EmbedError(
+      'opaque-origin',
+      __DEV__
+        ? `this page's origin is opaque ("null": a sandboxed iframe without allow-same-origin, or a file:// page), which the platform cannot allow for embedding: serve the page from https:// (or http://localhost)`
+        : 'origin null',
+    );
+};
+
 /**
  * Creates the load attempts of one embed.
  * @param place the embed's current tenant origin and container
@@ -37,49 +85,6 @@ export function createLoadAttempt(
   log: (...args: unknown[]) => void,
 ) {
   let frame: Frame | null = null;
-
-  // The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
-  const watchPolicy = (origin: string) => {
-    const blocked = (e: SecurityPolicyViolationEvent) => {
-      let from = '';
-      try {
-        from = new URL(e.blockedURI).origin;
-      } catch {}
-      if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
-        fail(
-          new EmbedError(
-            'blocked',
-            // The cause in production (directive and origin), the fix too in development.
-            __DEV__
-              ? `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`
-              : `${e.effectiveDirective} blocks ${origin}`,
-          ),
-        );
-    };
-    document.addEventListener('securitypolicyviolation', blocked);
-    later(() => document.removeEventListener('securitypolicyviolation', blocked));
-  };
-
-  // No `ready` in time: a failure a fresh session may cure; the message says whether the frame loaded.
-  const watchReady = (mounted: Frame, origin: string) => {
-    const ms = clampTimeout(options().readyTimeout ?? READY_TIMEOUT);
-    if (!ms) return;
-    const timer = setTimeout(() => {
-      const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
-      fail(
-        new EmbedError(
-          'timeout',
-          !__DEV__
-            ? `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`
-            : mounted.loaded
-              ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
-              : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`,
-        ),
-        true,
-      );
-    }, ms);
-    later(() => clearTimeout(timer));
-  };
 
   const remove = () => {
     frame?.remove();
@@ -103,22 +108,15 @@ export function createLoadAttempt(
         await 0;
         await 0;
         if (attempt != generation()) return;
-        // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
-        if (globalThis.origin == 'null')
-          throw new EmbedError(
-            'opaque-origin',
-            __DEV__
-              ? `this page's origin is opaque ("null": a sandboxed iframe without allow-same-origin, or a file:// page), which the platform cannot allow for embedding: serve the page from https:// (or http://localhost)`
-              : 'origin null',
-          );
+        refuseOpaqueOrigin();
         const id = await session.next(abort.signal);
         if (attempt != generation()) return;
         const [origin, container] = place();
         const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
-        watchPolicy(origin);
+        watchPolicy(origin, later, fail);
         frame = mountFrame(container, url, options(), surface, receive);
         log('mount', redactSession(url));
-        watchReady(frame, origin);
+        watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin, later, fail);
       } catch (e) {
         // A session call that failed or timed out is renewable; a refused session or a missing container is not.
         if (attempt == generation()) fail(e as SessionFailure, (e as SessionFailure).renew);

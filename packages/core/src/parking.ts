@@ -133,5 +133,68 @@ export function adopt(surface: string, options: Record<string, unknown>): Parkab
 /** The embed parked under `name`, still parked (a second preload of it). */
 export const parkedUnder = (name: string | undefined): Parkable | undefined => parked.get(name!)?.embed;
 
+/** What a keeper needs of its controller. */
+export interface Kept {
+  /** The embed's handle: what the lot holds and an adopter gets. */
+  readonly handle: Parkable;
+  /** The controller's options (`keepAlive`). */
+  options(): Record<string, unknown>;
+  /** Where the embed is now. */
+  container(): HTMLElement;
+  /** Moves the embed's place (its `container` option and where a frame mounts), with other options changed. */
+  place(box: HTMLElement, options?: Record<string, unknown>): void;
+  /** The current iframe, if one is mounted. */
+  iframe(): HTMLIFrameElement | undefined;
+  /** Whether the embed has not started loading. */
+  idle(): boolean;
+  /** Ends the current load and drops its frame: loaded again where it is shown next. */
+  cold(): void;
+}
+
+/**
+ * The keeping of one controller: `stow` moves it out of its container into a slot of the lot,
+ * with its frame where the browser can move it (a frame still to come mounts there), else cold;
+ * `park` also registers it under its keep-alive name; `shown` takes it out of the lot when its
+ * options place it somewhere else.
+ * @param handlerless the options that take the gone component's handlers away (`on()` subscribers stay)
+ */
+export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {
+  let stowedIn: HTMLElement | undefined;
+  let parkedAs: string | undefined;
+  const stow = (place?: HTMLElement) => {
+    if (stowedIn) return;
+    const iframe = embed.iframe();
+    const { width, height } = embed.container().getBoundingClientRect();
+    embed.place((stowedIn = place ?? slot(width, height)));
+    // (A frame a framework has already taken out of the document has lost its document: cold.)
+    if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
+    else if (iframe || embed.idle() || !canMove()) embed.cold();
+  };
+  return {
+    stow,
+    park(place?: HTMLElement): boolean {
+      const name = keepAliveName(embed.handle.surface, embed.options());
+      if (!name || parkedAs) return !!parkedAs;
+      stow(place);
+      embed.place(stowedIn!, handlerless);
+      park((parkedAs = name), embed.handle);
+      return true;
+    },
+    /** Whether it is parked. */
+    parked: () => !!parkedAs,
+    /** Placed in `box`: out of the lot unless that is its slot. */
+    shown(box: HTMLElement) {
+      if (!stowedIn || box == stowedIn) return;
+      stowedIn.remove();
+      parkedAs = stowedIn = void unpark(parkedAs, embed.handle);
+    },
+    /** Destroyed: out of the lot, its slot gone. */
+    leave() {
+      unpark(parkedAs, embed.handle);
+      stowedIn?.remove();
+    },
+  };
+}
+
 /** How many embeds are parked (for leak tests). */
 export const parkedCount = (): number => parked.size;

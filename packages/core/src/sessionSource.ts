@@ -88,6 +88,42 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
   throw failure(said ? `${why} (${said})` : why, renew, wait);
 };
 
+// Calls the `session` function within `ms`; its failures are renewable. `routed` learns the route
+// that answered (its URL, else the function).
+const callSession = async (
+  source: Function,
+  signal: AbortSignal,
+  ms: number,
+  redact: (text: string) => string,
+  routed: (key: unknown) => void,
+): Promise<unknown> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let key: unknown = source;
+  try {
+    return await new Promise((resolve, reject) => {
+      if (ms) timer = setTimeout(() => reject(failure(`the session function did not answer within ${ms} ms`, true)), ms);
+      // A function that throws at once fails like one that rejects.
+      new Promise<SessionResult>((r) => r(source({ signal })))
+        .then((result) =>
+          Object.prototype.toString.call(result) == '[object Response]'
+            ? readResponse(result as Response, (key = (result as Response).url))
+            : result,
+        )
+        .then(resolve, (e: unknown) =>
+          // What the function threw is renewable, unless it is our own verdict on its response.
+          reject(
+            e instanceof EmbedError
+              ? Object.assign(e, { renew: (e as SessionFailure).renew ?? true })
+              : failure(`session function failed: ${redact(String(e))}`, true, 0, e),
+          ),
+        );
+    });
+  } finally {
+    clearTimeout(timer);
+    routed(key);
+  }
+};
+
 /** Creates the session source of one embed, reading its options through `options`. */
 export function createSessionSource(options: () => AnyOptions) {
   // A session to use before calling the `session` function: `initialSession`, or the one given to reload().
@@ -107,37 +143,6 @@ export function createSessionSource(options: () => AnyOptions) {
     if (typeof id != 'string' || !id.trim()) return;
     if (!claimSession(id)) throw used();
     return (current = id);
-  };
-
-  // Calls the `session` function within `sessionTimeout`; its failures are renewable.
-  const call = async (source: Function, signal: AbortSignal): Promise<unknown> => {
-    const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let key: unknown = source;
-    try {
-      return await new Promise((resolve, reject) => {
-        if (ms) timer = setTimeout(() => reject(failure(`the session function did not answer within ${ms} ms`, true)), ms);
-        // A function that throws at once fails like one that rejects.
-        new Promise<SessionResult>((r) => r(source({ signal })))
-          .then((result) =>
-            Object.prototype.toString.call(result) == '[object Response]'
-              ? readResponse(result as Response, (key = (result as Response).url))
-              : result,
-          )
-          .then(resolve, (e: unknown) =>
-            // What the function threw is renewable, unless it is our own verdict on its response.
-            reject(
-              e instanceof EmbedError
-                ? Object.assign(e, { renew: (e as SessionFailure).renew ?? true })
-                : failure(`session function failed: ${redactSessions(String(e), current)}`, true, 0, e),
-            ),
-          );
-      });
-    } finally {
-      clearTimeout(timer);
-      // A route that answered "wait" gates this embed's next call too.
-      route = gates.has(key) ? key : undefined;
-    }
   };
 
   return {
@@ -163,7 +168,13 @@ export function createSessionSource(options: () => AnyOptions) {
       }
       if (typeof source != 'function') return source === undefined ? source : (claim(source) ?? throwNone(source));
       // (A load superseded while it waited at the gate mints nothing.)
-      const result = await through(route, () => (signal.aborted ? Promise.reject(signal.reason) : call(source, signal)));
+      const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);
+      const redact = (text: string) => redactSessions(text, current);
+      // (A route that answered "wait" gates this embed's next call too.)
+      const routed = (key: unknown) => (route = gates.has(key) ? key : undefined);
+      const result = await through(route, () =>
+        signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, redact, routed),
+      );
       return claim(isPlainObject(result) ? result.sessionId : result) ?? throwNone(result);
     },
   };

@@ -34,30 +34,46 @@ export function createStatus(call: (listener: Function, args: unknown[]) => void
   let ready!: Promise<ReadyPayload>;
   let settle: ((payload: ReadyPayload | null, failure?: EmbedError) => void) | undefined;
   const listeners = createRegistry(call);
+  const set = (status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) => {
+    const next = (state = { status, error, ready: payload });
+    // A listener that changed the state re-entrantly has had every listener told the newer
+    // state: the rest of this, outdated, notification is dropped.
+    listeners.emit('state', [next], () => state === next);
+  };
+  // A stretch of loading begins, unless one is under way: a new `ready` promise.
+  const expect = () => {
+    if (!settle) {
+      ready = new Promise(
+        (resolve, reject) => (settle = (payload, failure) => ((settle = undefined), failure ? reject(failure) : resolve(payload!))),
+      );
+      ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
+    }
+  };
   return {
     /** The current snapshot. */
     get: () => state,
     /** Changes the state and tells the listeners. */
-    set(status: EmbedStatus, error: EmbedError | null = null, payload: ReadyPayload | null = null) {
-      const next = (state = { status, error, ready: payload });
-      // A listener that changed the state re-entrantly has had every listener told the newer
-      // state: the rest of this, outdated, notification is dropped.
-      listeners.emit('state', [next], () => state === next);
-    },
+    set,
     subscribe: (listener: (state: EmbedState) => void): Unsubscribe => listeners.add('state', listener),
     /** The promise of the current stretch of loading. */
     ready: () => ready,
-    /** A stretch of loading begins, unless one is under way: a new `ready` promise. */
-    expect() {
-      if (!settle) {
-        ready = new Promise(
-          (resolve, reject) => (settle = (payload, failure) => ((settle = undefined), failure ? reject(failure) : resolve(payload!))),
-        );
-        ready.catch(noop); // failures surface as state and `error`, never as an unhandled rejection
-      }
+    /** A stretch of loading begins (a lazy embed waits for the viewer), unless one is under way: a new `ready` promise. */
+    expect,
+    /** Loading (again): the state says so, and a `ready` promise waits unless one does already. */
+    loading() {
+      expect();
+      if (state.status != 'loading') set('loading');
     },
-    /** Settles the current `ready` promise, if one waits. */
-    settle: (payload: ReadyPayload | null, failure?: EmbedError) => settle?.(payload, failure),
+    /** Ready with `payload`: the state says so, the `ready` promise resolves. */
+    readied(payload: ReadyPayload) {
+      set('ready', null, payload);
+      settle?.(payload);
+    },
+    /** Failed for good (`error`), or `destroyed`: the state says so, the `ready` promise rejects. */
+    failed(failure: EmbedError, status: 'error' | 'destroyed' = 'error') {
+      settle?.(null, failure);
+      set(status, status == 'error' ? failure : null);
+    },
     /** Forgets the listeners. */
     clear: () => listeners.clear(),
   };

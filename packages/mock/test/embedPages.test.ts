@@ -52,11 +52,12 @@ describe('sessions are single-use and expire', () => {
   });
 
   it('expires after sessionTtlMs (real clock, short TTL)', async () => {
-    const p = await start({ sessionTtlMs: 40 });
+    // (Long enough for the first page to be served within it on a loaded machine.)
+    const p = await start({ sessionTtlMs: 1000 });
     const fresh = await p.mintSession(ext);
     const stale = await p.mintSession(ext);
     expect((await get(p, `/embed/chat?sessionId=${fresh}`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 1100));
     const page = await get(p, `/embed/chat?sessionId=${stale}`);
     expect(page.status).toBe(401);
     expect(page.config!.error!.message).toContain('expired');
