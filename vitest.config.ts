@@ -65,10 +65,40 @@ const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2):
   };
 };
 
+/**
+ * The Angular binding's tests run against its build (dist: the partially compiled package users
+ * install, built by ng-packagr), which Angular's JIT compiler links at run time, as it compiles
+ * the test host components (their decorators are compiled as packages/angular/tsconfig.json
+ * says). Angular's compiler needs inputs and outputs declared statically, so the sources are
+ * generated and compiled by the build: `pnpm --filter @platform-embed/angular build` first
+ * (`pnpm test` builds first). Once without zone.js (zoneless, TestBed's default), once with it.
+ */
+const angular = (zone: boolean): TestProjectInlineConfiguration => ({
+  resolve: {
+    alias: [
+      { find: /^@platform-embed\/angular$/, replacement: here('./packages/angular/dist/fesm2022/platform-embed-angular.mjs') },
+      ...workspace,
+    ],
+  },
+  test: {
+    name: zone ? 'angular+zone.js' : 'angular',
+    root: './packages/angular',
+    environment: 'jsdom',
+    include: zone ? ['test/**/*.zone.test.ts'] : ['test/**/*.test.ts'],
+    exclude: zone ? [] : ['test/**/*.zone.test.ts'],
+    setupFiles: [
+      here('./scripts/vitestSetup.ts'),
+      here(zone ? './packages/angular/test/setupZone.ts' : './packages/angular/test/setup.ts'),
+    ],
+  },
+});
+
 export default defineConfig({
   test: {
     projects: [
       ...pkgs.map(project),
+      angular(false),
+      angular(true),
       // peer react ^18 || ^19
       oldest('react', 'react18', ['react', 'react-dom', '@testing-library/react'], 1),
       // peer vue ^3.3

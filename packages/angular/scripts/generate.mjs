@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+/*
+ * Generates the inputs and outputs of the surface components from the core, before ng-packagr
+ * compiles them. Angular's compiler needs every input and output declared as a class member it
+ * can read statically, so they cannot be created in a loop at run time as Vue's props are; they
+ * are written out here instead, from the same declarations the core's other consumers read:
+ *
+ * - src/generated/events.ts: one typed output per event of the catalog (`EVENT_SCHEMAS`:
+ *   `ready`, `view`, ..., `dashboard-loaded` as `dashboardLoaded`), plus `event` for all.
+ * - src/generated/components.ts: the three components, with one signal input per option of
+ *   `PlatformEmbedInputs<S>` (src/types.ts: the core's embed options of the surface, launch options
+ *   from `LAUNCH_OPTIONS` included), read with the TypeScript compiler from the core's published
+ *   declarations: its name, whether it is required, whether it is a flag (read as Angular reads
+ *   boolean attributes), and its documentation.
+ *
+ * A launch option of `LAUNCH_OPTIONS` missing from the types fails the generation, and
+ * test/options.test.ts proves that the built components' inputs and outputs are the tables'.
+ * The generated files are not committed (src/generated is ignored): every build writes them anew.
+ *
+ * Usage: node scripts/generate.mjs   (from packages/angular; the core must be built)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { EVENT_SCHEMAS, LAUNCH_OPTIONS, SURFACES, eventProp } from '@platform-embed/core';
+
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const generatedDir = join(packageRoot, 'src/generated');
+
+/** What each surface component says about itself; everything else is derived. */
+const COMPONENTS = {
+  dashboard: {
+    className: 'PlatformDashboard',
+    doc: [
+      'Embeds a published dashboard. Inputs are declarative: the core decides what a change means.',
+      'A new `publicId`, `baseUrl` or launch option (`allowExport`, ...) reloads with a fresh session;',
+      '`colorScheme`, `theme`, `locale`, `filters` and `path` are sent as actions to the same iframe;',
+      'a new `session` function is used without a reload. What the host set (by input or through',
+      '`handle()`) comes back after every reload. The element is the container: give it a height.',
+      '@example',
+      '```html',
+      '<platform-embed-dashboard',
+      '  baseUrl="https://acme.platform.example"',
+      '  publicId="sales-overview"',
+      '  [session]="session"',
+      "  [colorScheme]=\"dark() ? 'dark' : 'light'\"",
+      '  (drilldown)="onDrilldown($event)"',
+      '  style="height: 600px"',
+      '/>',
+      '```',
+    ],
+  },
+  chat: {
+    className: 'PlatformChat',
+    doc: ['Embeds the standalone analytics chat (private mode without `session`). Same rules as {@link PlatformDashboard}.'],
+  },
+  app: {
+    className: 'PlatformApp',
+    doc: ['Embeds the creator-mode app of a deployment (needs `session`). Same rules as {@link PlatformDashboard}.'],
+  },
+};
+
+/** The output of an event: `dashboard-loaded` is `dashboardLoaded` (as src/platformEmbed.ts's `outputName`). */
+const outputName = (event) => {
+  const prop = eventProp(event);
+  return prop[2].toLowerCase() + prop.slice(3);
+};
+
+const jsdoc = (lines, indent = '') =>
+  lines.length ? `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n` : '';
+
+/** The options of each surface, as the TypeScript compiler reads `PlatformEmbedInputs<S>`. */
+function readOptions() {
+  const probeFile = join(packageRoot, '__options_probe__.ts');
+  const probe = [
+    "import type { PlatformEmbedInputs } from './src/types';",
+    ...SURFACES.map((surface) => `export declare const ${surface}: PlatformEmbedInputs<'${surface}'>;`),
+  ].join('\n');
+  const options = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (file) => file === probeFile || fileExists.call(host, file);
+  host.readFile = (file) => (file === probeFile ? probe : readFile.call(host, file));
+  host.getSourceFile = (file, language, ...rest) =>
+    file === probeFile ? ts.createSourceFile(file, probe, language) : getSourceFile.call(host, file, language, ...rest);
+  const program = ts.createProgram([probeFile], options, host);
+  const problems = ts.getPreEmitDiagnostics(program);
+  if (problems.length)
+    throw new Error(
+      `cannot read the option types (is @platform-embed/core built? pnpm --filter @platform-embed/core build):\n${ts.formatDiagnostics(problems, host)}`,
+    );
+  const checker = program.getTypeChecker();
+  const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(probeFile)));
+  // A flag takes `true` and `false` (`debug` takes a function too; `retry`'s `false` alone is no flag).
+  const isFlag = (type) => checker.isTypeAssignableTo(checker.getBooleanType(), type);
+  return Object.fromEntries(
+    SURFACES.map((surface) => {
+      const symbol = exports.find((s) => s.name === surface);
+      const properties = checker.getPropertiesOfType(checker.getTypeOfSymbol(symbol));
+      const list = properties.map((property) => ({
+        name: property.name,
+        required: (property.flags & ts.SymbolFlags.Optional) === 0,
+        flag: isFlag(checker.getNonNullableType(checker.getTypeOfSymbol(property))),
+        doc: docOf(property, checker),
+      }));
+      return [surface, list];
+    }),
+  );
+}
+
+/** The option's documentation in the core, with its tags (`@default`, `@example`). */
+function docOf(property, checker) {
+  const text = ts.displayPartsToString(property.getDocumentationComment(checker));
+  const tags = property.getJsDocTags(checker).map((tag) => `@${tag.name}${tag.text ? ` ${ts.displayPartsToString(tag.text)}` : ''}`);
+  return [text, ...tags].filter(Boolean).join('\n').split('\n');
+}
+
+/** Fails when a launch option of the table is not an option of its surfaces' types. */
+function checkLaunchOptions(optionsBySurface) {
+  for (const [name, spec] of Object.entries(LAUNCH_OPTIONS))
+    for (const surface of spec.surfaces)
+      if (!optionsBySurface[surface].some((option) => option.name === name))
+        throw new Error(
+          `LAUNCH_OPTIONS.${name} is not an option of PlatformEmbedInputs<'${surface}'>: the core's types and table disagree`,
+        );
+}
+
+function eventsFile() {
+  const outputs = Object.keys(EVENT_SCHEMAS).map(
+    (event) =>
+      `${jsdoc([`The \`${event}\` event of the embed, with its validated payload.`], '  ')}  readonly ${outputName(event)} = output<EventMap['${event}']>();`,
+  );
+  return `// Generated by scripts/generate.mjs from the core's event catalog (EVENT_SCHEMAS): do not edit.
+import { Directive, output } from '@angular/core';
+import type { AnyEventHandler, EventMap } from '@platform-embed/core';
+
+/** The outputs of the surface components: one per event of the catalog, typed with its payload, and \`event\` for every event. */
+@Directive()
+export abstract class PlatformEmbedEvents {
+${outputs.join('\n')}
+  /** Every valid event envelope, known or not, after its own output. */
+  readonly event = output<Parameters<AnyEventHandler>[0]>();
+}
+`;
+}
+
+function componentsFile(optionsBySurface) {
+  const classes = SURFACES.map((surface) => {
+    const { className, doc } = COMPONENTS[surface];
+    const type = `PlatformEmbedInputs<'${surface}'>`;
+    const inputs = optionsBySurface[surface].map(({ name, required, flag, doc: optionDoc }) => {
+      const declaration = required
+        ? `input.required<${type}['${name}']>()`
+        : flag
+          ? `input<${type}['${name}'], ${type}['${name}'] | string>(undefined, { transform: flag })`
+          : `input<${type}['${name}']>()`;
+      return `${jsdoc(optionDoc, '  ')}  readonly ${name} = ${declaration};`;
+    });
+    const names = optionsBySurface[surface].map(({ name }) => `'${name}'`).join(', ');
+    return `${jsdoc(doc)}@Component({
+  selector: 'platform-embed-${surface}',
+  template: TEMPLATE,
+  host: HOST,
+  imports: [NgTemplateOutlet],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class ${className} extends PlatformEmbed<'${surface}'> {
+  /** @internal */
+  protected readonly surface = '${surface}';
+  /** @internal */
+  protected readonly optionNames = [${names}] as const;
+${inputs.join('\n')}
+}
+`;
+  });
+  return `// Generated by scripts/generate.mjs from the core's option types (launch options from LAUNCH_OPTIONS): do not edit.
+import { NgTemplateOutlet } from '@angular/common';
+import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { flag } from '../attributes';
+import { HOST, PlatformEmbed, TEMPLATE } from '../platformEmbed';
+import type { PlatformEmbedInputs } from '../types';
+
+${classes.join('\n')}`;
+}
+
+const optionsBySurface = readOptions();
+checkLaunchOptions(optionsBySurface);
+mkdirSync(generatedDir, { recursive: true });
+writeFileSync(join(generatedDir, 'events.ts'), eventsFile());
+writeFileSync(join(generatedDir, 'components.ts'), componentsFile(optionsBySurface));
+const counts = SURFACES.map((surface) => `${surface} ${optionsBySurface[surface].length}`).join(', ');
+console.log(`generated src/generated: ${Object.keys(EVENT_SCHEMAS).length + 1} outputs; inputs: ${counts}`);

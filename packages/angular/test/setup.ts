@@ -1,0 +1,8 @@
+// Angular's test environment for the tests of this package: Vitest with jsdom, the built package
+// (dist: the partially compiled code users install) compiled at run time by Angular's JIT
+// compiler, as the test host components are. Without zone.js TestBed is zoneless.
+import '@angular/compiler';
+import { getTestBed } from '@angular/core/testing';
+import { BrowserTestingModule, platformBrowserTesting } from '@angular/platform-browser/testing';
+
+getTestBed().initTestEnvironment(BrowserTestingModule, platformBrowserTesting());
