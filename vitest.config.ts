@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
+import { angularJit } from './packages/angular/test/angularJit';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -68,8 +69,7 @@ const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2):
 /**
  * The Angular binding's tests run against its build (dist: the partially compiled package users
  * install, built by ng-packagr), which Angular's JIT compiler links at run time, as it compiles
- * the test host components (their decorators are compiled as packages/angular/tsconfig.json
- * says). Angular's compiler needs inputs and outputs declared statically, so the sources are
+ * the test host components (compiled with Angular's JIT transform: packages/angular/test/angularJit.ts). Angular's compiler needs inputs and outputs declared statically, so the sources are
  * generated and compiled by the build: `pnpm --filter @platform-embed/angular build` first
  * (`pnpm test` builds first). Once without zone.js (zoneless, TestBed's default), once with it.
  */
@@ -80,6 +80,7 @@ const angular = (zone: boolean): TestProjectInlineConfiguration => ({
       ...workspace,
     ],
   },
+  plugins: [angularJit()],
   test: {
     name: zone ? 'angular+zone.js' : 'angular',
     root: './packages/angular',

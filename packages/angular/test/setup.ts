@@ -4,5 +4,9 @@
 import '@angular/compiler';
 import { getTestBed } from '@angular/core/testing';
 import { BrowserTestingModule, platformBrowserTesting } from '@angular/platform-browser/testing';
+import { afterEach } from 'vitest';
 
 getTestBed().initTestEnvironment(BrowserTestingModule, platformBrowserTesting());
+// TestBed resets itself (destroying each test's components) only where the test runner's
+// globals are (Jasmine, `ng test`); Vitest's are not, so it is reset here.
+afterEach(() => getTestBed().resetTestingModule());
