@@ -21,7 +21,7 @@ import { PlatformDashboard, PlatformEmbedError, PlatformEmbedLoading, type Event
       Loaded in <span data-testid="load-ms">{{ loadMs() }}</span> ms
     </p>
     <button data-testid="dark" (click)="dark.set(!dark())">Dark</button>
-    <button data-testid="support" (click)="publicId.set('support-health')">Support health</button>
+    <button data-testid="regions" (click)="publicId.set('sales-by-region')">Sales by region</button>
     <button data-testid="refresh" (click)="dashboard.handle()?.refresh()">Refresh</button>
     <platform-embed-dashboard
       #dashboard
@@ -48,7 +48,7 @@ export class DashboardPage {
   protected readonly dark = signal(false);
   protected readonly drilled = signal('');
   protected readonly inZone = signal<boolean | null>(null);
-  protected readonly loadMs = signal<number | null>(null);
+  protected readonly loadMs = signal<number | undefined>(undefined);
   // A plain field set by a timer the handler starts: with zone.js only a handler that runs in
   // Angular's zone shows it (the timer's end triggers change detection); zoneless apps use signals.
   protected later = '';
