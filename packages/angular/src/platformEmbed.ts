@@ -63,8 +63,9 @@ export const HOST = {
  * controller, and nothing more. The controller is created after the first render in the
  * browser (never on the server), `update()`d with every input whenever one changes (the core
  * decides what a change means: an action, a reload or a swap) and destroyed with the component.
- * It runs outside Angular's zone (its timers and listeners never keep an app unstable); its
- * events and state changes come back into the zone, so templates update with zone.js as without.
+ * It runs outside Angular's zone, where Angular runs every after-render effect (its timers and
+ * listeners never keep an app unstable); its events and state changes come back into the zone,
+ * so templates update with zone.js as without.
  */
 @Directive()
 export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedEvents {
@@ -103,7 +104,7 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedEven
     afterRenderEffect(() => {
       const options: Record<string, unknown> = { ...handlers, surface: this.surface };
       for (const name of this.optionNames) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
-      untracked(() => zone.runOutsideAngular(() => this.binding.mount(container, options as BindingOptions)));
+      untracked(() => this.binding.mount(container, options as BindingOptions));
     });
     inject(DestroyRef).onDestroy(this.binding.unmount);
   }

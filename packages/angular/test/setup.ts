@@ -6,7 +6,10 @@ import { getTestBed } from '@angular/core/testing';
 import { BrowserTestingModule, platformBrowserTesting } from '@angular/platform-browser/testing';
 import { afterEach } from 'vitest';
 
-getTestBed().initTestEnvironment(BrowserTestingModule, platformBrowserTesting());
-// TestBed resets itself (destroying each test's components) only where the test runner's
-// globals are (Jasmine, `ng test`); Vitest's are not, so it is reset here.
-afterEach(() => getTestBed().resetTestingModule());
+// (Not in the server rendering test, which runs in Node without a DOM.)
+if (typeof document != 'undefined') {
+  getTestBed().initTestEnvironment(BrowserTestingModule, platformBrowserTesting());
+  // TestBed resets itself (destroying each test's components) only where the test runner's
+  // globals are (Jasmine, `ng test`); Vitest's are not, so it is reset here.
+  afterEach(() => getTestBed().resetTestingModule());
+}
