@@ -7,7 +7,7 @@
  */
 export * from '@platform-embed/core';
 export { PlatformApp, PlatformChat, PlatformDashboard } from './generated/components';
-export { PlatformEmbedEvents } from './generated/events';
+export { PlatformEmbedBase } from './generated/base';
 export { PlatformEmbed } from './platformEmbed';
 export { PlatformEmbedError, PlatformEmbedLoading, type PlatformEmbedErrorContext } from './templates';
 export type { PlatformEmbedInputs } from './types';

@@ -7,10 +7,12 @@ import {
   computed,
   contentChild,
   inject,
+  reflectComponentType,
   signal,
   untracked,
   type OutputEmitterRef,
   type Signal,
+  type Type,
 } from '@angular/core';
 import {
   EVENT_SCHEMAS,
@@ -23,7 +25,7 @@ import {
   type EventName,
   type Surface,
 } from '@platform-embed/core';
-import { PlatformEmbedEvents } from './generated/events';
+import { PlatformEmbedBase } from './generated/base';
 import { PlatformEmbedError, PlatformEmbedLoading } from './templates';
 
 /**
@@ -42,21 +44,9 @@ export const outputName = (event: EventName): string => {
  * @internal
  */
 export const TEMPLATE =
-  '@if (busy()) {@if (loadingTemplate(); as loading) {<div style="position:absolute;inset:0"><ng-container [ngTemplateOutlet]="loading.template" /></div>}}' +
-  ' @else if (state().error; as error) {@if (errorTemplate(); as failed) {<div role="alert" style="position:absolute;inset:0">' +
-  '<ng-container [ngTemplateOutlet]="failed.template" [ngTemplateOutletContext]="{ $implicit: error, retry: retryLoad }" /></div>}}';
-
-/**
- * The element of every surface component is the embed's container: a block (which the
- * iframe fills: give it a height) laid out for the templates over it; the host's own `style`
- * wins. It is `aria-busy` while loading when a template is given, as in the other bindings.
- * @internal
- */
-export const HOST = {
-  style: 'display:block;position:relative',
-  '[attr.data-platform-embed]': 'surface',
-  '[attr.aria-busy]': '(loadingTemplate() || errorTemplate()) && busy() || null',
-};
+  '@if (loadingView(); as loading) {<div style="position:absolute;inset:0"><ng-container [ngTemplateOutlet]="loading" /></div>}' +
+  '@if (errorView(); as failed) {<div role="alert" style="position:absolute;inset:0">' +
+  '<ng-container [ngTemplateOutlet]="failed.template" [ngTemplateOutletContext]="failed.context" /></div>}';
 
 /**
  * What the surface components share: the mapping of Angular's lifecycle onto the core's
@@ -67,12 +57,19 @@ export const HOST = {
  * listeners never keep an app unstable); its events and state changes come back into the zone,
  * so templates update with zone.js as without.
  */
-@Directive()
-export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedEvents {
+@Directive({
+  // The element of every surface component is the embed's container: a block (which the iframe
+  // fills: give it a height) laid out for the templates over it; the host's own `style` wins. It
+  // is `aria-busy` while loading when a template is given, as in the other bindings.
+  host: {
+    style: 'display:block;position:relative',
+    '[attr.data-platform-embed]': 'surface',
+    '[attr.aria-busy]': '(loadingTemplate() || errorTemplate()) && busy() || null',
+  },
+})
+export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase {
   /** The embedded surface. */
   protected abstract readonly surface: S;
-  /** The names of the option inputs (generated with them). */
-  protected abstract readonly optionNames: readonly string[];
 
   private readonly binding = createBinding();
   private readonly current = signal<EmbedState>(IDLE);
@@ -87,13 +84,24 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedEven
   protected readonly errorTemplate = contentChild(PlatformEmbedError);
   /** @internal Neither ready nor failed: loading, or not created yet (as in the server HTML). */
   protected readonly busy = computed(() => !this.state().ready && !this.state().error);
-  /** @internal The error template's `retry` (reload() returns the core's `ready` promise, whose rejection the core already handles). */
-  protected readonly retryLoad = (): void => void this.handle()?.reload();
+  /** @internal The loading template while busy. */
+  protected readonly loadingView = computed(() => (this.busy() ? this.loadingTemplate()?.template : undefined));
+  /**
+   * @internal The error template and its context when failed (reload() returns the core's
+   * `ready` promise, whose rejection the core already handles).
+   */
+  protected readonly errorView = computed(() => {
+    const error = this.state().error;
+    const template = this.errorTemplate()?.template;
+    return error && template && { template, context: { $implicit: error, retry: () => void this.handle()?.reload() } };
+  });
 
   constructor() {
     super();
     const zone = inject(NgZone);
     const container: HTMLElement = inject(ElementRef).nativeElement;
+    // Every input is an option (the generated ones): read them all, whatever the surface.
+    const names = reflectComponentType(this.constructor as Type<unknown>)!.inputs.map((input) => input.propName);
     const outputs = this as unknown as Record<string, OutputEmitterRef<unknown>>;
     // One handler option per event of the catalog, emitting its output; created once, so an
     // update never sees new handlers.
@@ -103,7 +111,7 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedEven
     this.binding.subscribe(() => zone.run(() => this.current.set(this.binding.getState())));
     afterRenderEffect(() => {
       const options: Record<string, unknown> = { ...handlers, surface: this.surface };
-      for (const name of this.optionNames) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
+      for (const name of names) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
       untracked(() => this.binding.mount(container, options as BindingOptions));
     });
     inject(DestroyRef).onDestroy(this.binding.unmount);
