@@ -19,6 +19,12 @@ export const ErrorCode = {
   Timeout: 'timeout',
   /** The page's Content-Security-Policy blocked the frame; the message names the directive and the origin to allow. */
   Blocked: 'blocked',
+  /**
+   * The host page's origin is opaque (`"null"`: a sandboxed iframe without `allow-same-origin`, or
+   * a `file://` page): the platform cannot allow it for embedding and the embed's messages could
+   * not be told apart from any other page's. Serve the page from an `https://` (or local `http://`) origin.
+   */
+  OpaqueOrigin: 'opaque-origin',
   /** The embed was destroyed; the pending operation was abandoned. */
   Destroyed: 'destroyed',
 } as const;

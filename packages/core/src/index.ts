@@ -9,23 +9,52 @@ export { EmbedError, ErrorCode, type EmbedErrorCode } from './errors';
 export { normalizeBaseUrl, toOrigin } from './origin';
 export {
   LAUNCH_OPTIONS,
-  buildEmbedUrl,
-  filterUrlParameter,
-  redactSession,
-  type LaunchOptionName,
-  type LaunchOptionSpec,
-  type LaunchOptionsOf,
-  type OptionKind,
   type AppLaunchOptions,
   type ChatLaunchOptions,
   type CommonLaunchOptions,
   type DashboardLaunchOptions,
-  type EmbedUrlOptions,
   type FilterValue,
   type JsonValue,
+  type LaunchOptionName,
+  type LaunchOptionSpec,
+  type LaunchOptionsOf,
   type MemberKey,
+  type OptionKind,
   type TimeGrain,
-} from './url';
+} from './launchOptions';
+export {
+  EMBED_OPTIONS,
+  PRESENT,
+  READY_TIMEOUT,
+  RELOAD,
+  RETARGET,
+  RETRY_BASE,
+  RETRY_COUNT,
+  SESSION_TIMEOUT,
+  SWAP,
+  type AnyEventHandler,
+  type AppEmbedOptions,
+  type AttributeKind,
+  type BaseEmbedOptions,
+  type ChangeKind,
+  type ChatEmbedOptions,
+  type DashboardEmbedOptions,
+  type Diagnostic,
+  type EmbedBindingOptions,
+  type EmbedOptionName,
+  type EmbedOptionSpec,
+  type EmbedOptionsMap,
+  type EmbedStateOptions,
+  type EventHandler,
+  type EventHandlerProps,
+  type SessionResult,
+  type SessionSource,
+} from './embedOptions';
+export { bindingOptions, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
+export { KEPT_STATE, type HostState, type KeptName } from './keptState';
+export { MAX_RETRY_AFTER } from './sessionSource';
+export { LAZY_MARGIN } from './lazyStart';
+export { buildEmbedUrl, filterUrlParameter, redactSession, type EmbedUrlOptions } from './url';
 export {
   ACTION_PREFIX,
   ACTION_SCHEMAS,
@@ -35,16 +64,19 @@ export {
   EVENT_TYPES,
   SOURCE,
   SURFACES,
+  camelCase,
   checkPayload,
   createAction,
   eventProp,
   isPlainObject,
+  kebabCase,
   parseMessage,
   type ActionArgs,
   type ActionMap,
   type ActionMessage,
   type ActionName,
   type ActionType,
+  type CamelCase,
   type ColorScheme,
   type EmbedTheme,
   type EventMap,
@@ -53,8 +85,9 @@ export {
   type EventPropName,
   type EventType,
   type FieldDescriptor,
-  type KindName,
   type FilterUrlParameter,
+  type KebabCase,
+  type KindName,
   type KindTypes,
   type ParseResult,
   type PayloadOf,
@@ -63,30 +96,8 @@ export {
   type Surface,
   type UnknownEventMessage,
 } from './protocol';
-export { type HostState } from './actionQueue';
 export { listenerCount } from './listener';
-export {
-  createEmbed,
-  embedApp,
-  embedChat,
-  embedDashboard,
-  type AnyEventHandler,
-  type AppEmbedOptions,
-  type BaseEmbedOptions,
-  type ChatEmbedOptions,
-  type DashboardEmbedOptions,
-  type EmbedBindingOptions,
-  type Diagnostic,
-  type EmbedHandle,
-  type EmbedOptionsMap,
-  type EmbedState,
-  type EmbedStatus,
-  type EventHandler,
-  type EventHandlerProps,
-  type EmbedStateOptions,
-  type IframeOptions,
-  type SessionResult,
-  type SessionSource,
-  type Unsubscribe,
-} from './embed';
-export { IDLE, createBinding, type BindingOptions, type EmbedBinding } from './binding';
+export { actionHelpers } from './actionHelpers';
+export { IDLE, type EmbedState, type EmbedStatus } from './status';
+export { createEmbed, embedApp, embedChat, embedDashboard, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
+export { createBinding, type EmbedBinding } from './binding';

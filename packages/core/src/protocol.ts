@@ -1,81 +1,14 @@
+import { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
 import { EmbedError, ErrorCode } from './errors';
 
+export { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
+
 /*
- * The message protocol of the platform's embeds, declared once as data.
- *
- * A field descriptor is either an array of allowed literal values (an enum), or a kind
- * name from `KINDS` below, with alternatives joined by `|` and a trailing `?` for an
- * optional field. Types, validators, action builders and the framework bindings' event
- * props are all derived from these two tables: adding an event is a one-line change.
+ * The message protocol of the platform's embeds, derived from its catalog (catalog.ts): the
+ * rule language of field descriptors (`KINDS` and `compile`), the TypeScript types of events and
+ * actions, the validation of incoming envelopes (`parseMessage`) and the builder of outgoing
+ * ones (`createAction`).
  */
-
-/** The `source` field of every envelope, in both directions. */
-export const SOURCE = 'platform-embed';
-/** Prefix of every event type string (`platform:event:ready`, ...). */
-export const EVENT_PREFIX = 'platform:event:';
-/** Prefix of every action type string (`platform:action:refresh`, ...). */
-export const ACTION_PREFIX = 'platform:action:';
-
-/** The three embeddable surfaces. */
-export const SURFACES = ['dashboard', 'app', 'chat'] as const;
-
-/** The event catalog (embed to host), keyed by short event name. */
-export const EVENT_SCHEMAS = {
-  /** The embed has authenticated and mounted: the first event of every load. */
-  ready: {
-    /** The tenant the embed runs for, or `null` in private mode. */
-    embedTenant: 'string|null',
-    /** The deployment shown, or `null` in private mode. */
-    deploymentId: 'number|null',
-    /** `signed` with a session from generate-session, `private` when the viewer signed in on the platform. */
-    mode: ['signed', 'private'],
-    /** The surface that became ready. */
-    surface: SURFACES,
-    /** The public id of the dashboard (dashboard surface). */
-    publicId: 'string?',
-  },
-  /** A surface is viewed: on load and on each in-embed navigation. */
-  view: { surface: SURFACES, path: 'string', publicId: 'string?', title: 'string?' },
-  /** The viewer navigated within the embed. */
-  navigate: { path: 'string', previousPath: 'string?' },
-  /** Every widget of a dashboard has rendered (later than `ready`). */
-  'dashboard-loaded': { publicId: 'string?', widgetCount: 'integer>=0?', loadDurationMs: 'number>=0?' },
-  /** The viewer exported data or an image. The exported rows are never included. */
-  download: {
-    format: ['csv', 'xlsx', 'png', 'pdf'],
-    target: ['widget', 'dashboard'],
-    widgetId: 'string?',
-    title: 'string?',
-    rowCount: 'integer>=0?',
-  },
-  /** The viewer drilled into a measure. */
-  drilldown: { member: 'string', value: 'any?', widgetId: 'string?' },
-  /** The viewer ran an AI (natural-language) query. */
-  'ai-query': {
-    query: 'string',
-    status: ['submitted', 'completed', 'error'],
-    chatId: 'string?',
-    agentId: 'string?',
-  },
-  /** The embed surfaced an error; `fatal` when the whole surface went down. */
-  error: { message: 'string', name: 'string?', context: 'string?', fatal: 'boolean?' },
-} as const satisfies Record<string, Schema>;
-
-/** The action catalog (host to embed), keyed by short action name. `'*'` marks an open object. */
-export const ACTION_SCHEMAS = {
-  /** Switches the color scheme (`auto` follows the viewer's OS). */
-  'set-color-scheme': { scheme: ['light', 'dark', 'auto'] },
-  /** Applies a brand theme; keys other than the common ones are passed through. */
-  'set-theme': { primaryColor: 'string?', borderRadius: 'number|string?', font: 'string?', '*': 'any' },
-  /** Switches the UI language: a full code, short code or regional variant. */
-  'set-locale': { locale: 'non-empty string' },
-  /** Pushes a filter into a dashboard. */
-  'set-filter': { filterUrlParameter: 'f_<view>.<dimension>=<JSON>' },
-  /** Navigates to an in-embed path. */
-  navigate: { path: 'string' },
-  /** Re-runs the embed's queries. */
-  refresh: {},
-} as const satisfies Record<string, Schema>;
 
 // The runtime check of each kind. Kind names read as the rule, so an error message can
 // quote the descriptor itself: `"widgetCount" must be integer>=0 (got -1)`. The same checks
@@ -153,9 +86,19 @@ export type EventType<K extends EventName = EventName> = `${typeof EVENT_PREFIX}
 /** A full action type string such as `platform:action:refresh`. */
 export type ActionType<K extends ActionName = ActionName> = `${typeof ACTION_PREFIX}${K}`;
 
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+/** A kebab-case name in camelCase: `dashboard-loaded` → `dashboardLoaded` (catalog names, attribute names). */
+export type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+/** A camelCase name in kebab-case: `publicId` → `public-id` (option names as attribute names). */
+export type KebabCase<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${KebabCase<T>}`
+  : S;
+/** `camelCase('set-color-scheme')` is `'setColorScheme'`. */
+export const camelCase = <S extends string>(name: S): CamelCase<S> =>
+  name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as CamelCase<S>;
+/** `kebabCase('publicId')` is `'public-id'`. */
+export const kebabCase = <S extends string>(name: S): KebabCase<S> => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()) as KebabCase<S>;
 /** The handler option of an event: `dashboard-loaded` → `onDashboardLoaded`. */
-export type EventPropName<K extends EventName = EventName> = `on${Capitalize<Camel<K>>}`;
+export type EventPropName<K extends EventName = EventName> = `on${Capitalize<CamelCase<K>>}`;
 /** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
 export const eventProp = <K extends EventName>(name: K): EventPropName<K> =>
   ('on' + name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())) as EventPropName<K>;
@@ -220,8 +163,25 @@ function prefixed(schemas: object, prefix: string) {
   return Object.fromEntries(Object.keys(schemas).map((k) => [k, prefix + k]));
 }
 
+/** `Object.entries` of a table, with the shape its entries share. @internal */
+export const entriesOf = <Spec>(table: object): [string, Spec][] => Object.entries(table);
+
 /** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
+
+// A value as a string that does not depend on the order of its keys (a property list replacer of the sorted keys).
+const stable = (value: unknown) => {
+  const keys: string[] = [];
+  JSON.stringify(value, (key, v: unknown) => (keys.push(key), v));
+  return JSON.stringify(value, keys.sort());
+};
+/**
+ * Whether two option values are the same: identical, or equal by value where a framework
+ * re-creates them on every render (plain objects, whatever their key order; URLs). @internal
+ */
+export const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (a instanceof URL || b instanceof URL ? String(a) == String(b) : isPlainObject(a) && isPlainObject(b) && stable(a) == stable(b));
 
 // A value quoted in a reason: short, and never a whole object.
 const show = (v: unknown) =>
@@ -344,6 +304,9 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   if (problem) throw new EmbedError(ErrorCode.InvalidAction, `action "${short}": ${problem}`);
   return actionEnvelope(short as K, copy as ActionMap[K]);
 }
+
+/** {@link createAction} for a type known only at run time (the option and kept-state tables). @internal */
+export const createActionOf = createAction as (type: string, payload?: unknown) => ActionMessage;
 
 /** An action envelope around a payload that is already valid (no check, no copy). @internal */
 export const actionEnvelope = <K extends ActionName>(name: K, payload: ActionMap[K]): ActionMessage<K> =>

@@ -156,7 +156,12 @@ describe('option validation (thrown synchronously, nothing mounted)', () => {
     ['star baseUrl', { baseUrl: '*' }, 'invalid-option', /baseUrl/],
     ['empty baseUrl', { baseUrl: '' }, 'invalid-option', /baseUrl/],
     ['missing baseUrl', { baseUrl: undefined }, 'invalid-option', /baseUrl/],
-    ['selector not found', { container: '#nope' }, 'no-container', /container #nope not found/],
+    [
+      'selector not found',
+      { container: '#nope' },
+      'no-container',
+      /container "#nope" matches no element: render it before embedding, or pass the element itself/,
+    ],
     ['missing container', { container: undefined }, 'no-container', /container/],
     ['container not an element', { container: {} }, 'no-container', /container/],
     [

@@ -205,7 +205,16 @@ describe('handles, state and results', () => {
     expectTypeOf(h.error).toEqualTypeOf<EmbedError | null>();
     expectTypeOf<EmbedError['code']>().toEqualTypeOf<EmbedErrorCode>();
     expectTypeOf<EmbedErrorCode>().toEqualTypeOf<
-      'invalid-option' | 'invalid-action' | 'no-container' | 'no-dom' | 'session' | 'fatal' | 'timeout' | 'blocked' | 'destroyed'
+      | 'invalid-option'
+      | 'invalid-action'
+      | 'no-container'
+      | 'no-dom'
+      | 'session'
+      | 'fatal'
+      | 'timeout'
+      | 'blocked'
+      | 'opaque-origin'
+      | 'destroyed'
     >();
     expectTypeOf(h.surface).toEqualTypeOf<'dashboard'>();
   });

@@ -26,7 +26,7 @@ describe('buildEmbedUrl: surfaces', () => {
     ['app without session', 'app', { deploymentId: 1 }, /"session" must be signed session id \(the app surface has no private mode\)/],
     ['empty session', 'dashboard', { publicId: 'p', session: '' }, /"session" must be non-empty string when present \(got ""\)/],
     ['blank session', 'chat', { session: '  ' }, /"session" must be non-empty string/],
-    ['dashboard without publicId', 'dashboard', {}, /"publicId" must be non-empty string other than . or .. \(got undefined\)/],
+    ['dashboard without publicId', 'dashboard', {}, /"publicId" must be a public id such as "sales-overview" \(got undefined\)/],
     ['empty publicId', 'dashboard', { publicId: ' ' }, /publicId/],
     ['app without deploymentId', 'app', { session: 's' }, /"deploymentId" must be positive integer \(got undefined\)/],
     ['deploymentId 0', 'app', { deploymentId: 0, session: 's' }, /deploymentId/],

@@ -3,23 +3,24 @@
  * the DOM's (never a React or Vue type by name), so the augmentations compile, and do nothing,
  * in a project without React or Vue installed, even with `skipLibCheck: false`.
  */
-import type { ColorScheme, SessionSource } from '@platform-embed/core';
+import type { CamelCase, ColorScheme, DefaultOffAttribute, SessionSource } from '@platform-embed/core';
 import type { PlatformElementEventMap } from './elementEvents';
 import type { PlatformAppElement, PlatformChatElement, PlatformDashboardElement } from './elements';
-import type { FlagAttribute, JsonAttribute, StringAttribute } from './platformElement';
+import type { FlagAttribute, JsonAttribute, NumberAttribute, StringAttribute } from './platformElement';
 
 /**
  * The attributes of the elements, as written in markup (strings). `base-url` is required, and
  * `public-id` / `deployment-id` on the surface that needs it.
  */
 export type PlatformElementAttributes<Required extends string = never> = {
-  [A in Exclude<StringAttribute | JsonAttribute | 'session-url' | 'iframe-title' | 'theme', Required | 'session'>]?: string;
+  [A in Exclude<StringAttribute | JsonAttribute | 'session-url', Required | 'session' | 'color-scheme'>]?: string;
 } & { [A in Required]: A extends 'deployment-id' ? string | number : string } & {
   /** `true` or `"true"` opts in, `"false"` turns a default-on control off (a boolean `false` only removes the attribute). */
-  [A in FlagAttribute]?: true | 'true' | 'false' | (A extends 'allow-export' ? false : never);
+  [A in FlagAttribute]?: true | 'true' | 'false' | (A extends DefaultOffAttribute ? false : never);
+} & {
+  [A in NumberAttribute]?: string | number;
 } & {
   'color-scheme'?: ColorScheme;
-  'ready-timeout'?: string | number;
 };
 
 /** JSX props of an element: its attributes, the `session` property, and common HTML attributes. */
@@ -42,11 +43,11 @@ export type PlatformElementReactEvents = {
   [K in keyof PlatformElementEventMap as `on${K}`]?: (event: PlatformElementEventMap[K]) => void;
 };
 
-type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
-
 /** Vue event props (`@platform-ready` in a template), as `onPlatformReady` and `'onPlatform-ready'`. */
 export type PlatformElementVueEvents = {
-  [K in keyof PlatformElementEventMap as `on${Capitalize<K>}` | `on${Capitalize<Camel<K>>}`]?: (event: PlatformElementEventMap[K]) => void;
+  [K in keyof PlatformElementEventMap as `on${Capitalize<K>}` | `on${Capitalize<CamelCase<K>>}`]?: (
+    event: PlatformElementEventMap[K],
+  ) => void;
 };
 
 /**
@@ -55,7 +56,7 @@ export type PlatformElementVueEvents = {
  * The element itself still gets `base-url` as an attribute.
  */
 export type PlatformElementVueProps<T, Required extends string = never> = {
-  [A in keyof PlatformElementAttributes<'base-url' | Required> as Camel<A>]: PlatformElementAttributes<'base-url' | Required>[A];
+  [A in keyof PlatformElementAttributes<'base-url' | Required> as CamelCase<A>]: PlatformElementAttributes<'base-url' | Required>[A];
 } & {
   /** A session id or a function minting one per load (set as a property). */
   session?: SessionSource;

@@ -2,97 +2,59 @@ import {
   EVENT_SCHEMAS,
   EmbedError,
   ErrorCode,
-  LAUNCH_OPTIONS,
+  actionHelpers,
+  bindingOptions,
   createAction,
   createBinding,
   eventProp,
-  filterUrlParameter,
   type ActionArgs,
   type ActionName,
   type ActionType,
-  type BindingOptions,
-  type ColorScheme,
+  type AttributeKind,
+  type AttributesOf,
+  type CamelCase,
+  type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
-  type EmbedTheme,
   type EventName,
-  type FilterValue,
-  type LaunchOptionName,
   type ReadyPayload,
   type SessionSource,
   type Surface,
 } from '@platform-embed/core';
 import { ELEMENT_EVENT_PREFIX, STATE_CHANGE_EVENT } from './elementEvents';
 
-type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
-type Launch = typeof LAUNCH_OPTIONS;
-type LaunchAttribute<Kind> = { [K in LaunchOptionName]: Launch[K]['kind'] extends Kind ? Kebab<K> : never }[LaunchOptionName];
+/** The boolean attributes (`allow-export`, `debug`, ...): present, `""` or `"true"` is true, `"false"` is false. Derived from the core's option tables. */
+export type FlagAttribute = AttributesOf<'flag'>;
+/** The attributes holding a JSON object (`theme`, `filters`, `time-grains`, `field-switches`). Derived from the core's option tables. */
+export type JsonAttribute = AttributesOf<'json'>;
+/** The attributes holding a number: milliseconds (`ready-timeout`, `session-timeout`), or retries or `"false"` (`retry`). */
+export type NumberAttribute = AttributesOf<'number' | 'retry'>;
+/** The plain string attributes (`session` is a literal session id, `initial-session` one minted by the server). Derived from the core's option tables. */
+export type StringAttribute = AttributesOf<'string'>;
 
-/** The boolean launch-option attributes (from the core's launch-option table): present, `""` or `"true"` is true, `"false"` is false. */
-export type FlagAttribute = LaunchAttribute<'boolean'>;
-/** The attributes holding a JSON object: the keyed launch options (`filters`, `time-grains`, `field-switches`). */
-export type JsonAttribute = LaunchAttribute<'members'>;
-/** The plain string attributes (`session` is a literal session id, `initial-session` one minted by the server). */
-export type StringAttribute =
-  | 'base-url'
-  | 'public-id'
-  | 'deployment-id'
-  | 'session'
-  | 'initial-session'
-  | 'allow'
-  | 'sandbox'
-  | 'referrer-policy'
-  | 'loading'
-  | 'path'
-  | LaunchAttribute<'string'>;
-
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
-const camel = (name: string) => name.replace(/-./g, (m) => m[1]!.toUpperCase());
-// How each attribute's value is read, keyed by attribute name; the launch options' come from the core's table.
-const READ = new Map<string, 's' | 'flag' | 'json' | 'number' | 'retry'>([
-  ...[
-    'base-url',
-    'public-id',
-    'deployment-id',
-    'session',
-    'initial-session',
-    'allow',
-    'sandbox',
-    'referrer-policy',
-    'loading',
-    'path',
-    'color-scheme',
-  ].map((name) => [name, 's'] as const),
-  ...Object.entries(LAUNCH_OPTIONS).map(
-    ([name, spec]) => [kebab(name), spec.kind == 'boolean' ? 'flag' : spec.kind == 'members' ? 'json' : 's'] as const,
-  ),
-  ['theme', 'json'],
-  ['ready-timeout', 'number'],
-  ['session-timeout', 'number'],
-  ['retry', 'retry'],
-]);
+// How each attribute is read, and the option it sets, from the core's option tables.
+const READ = new Map(
+  bindingOptions().flatMap(({ name, attribute, attributeName }) => (attribute ? [[attributeName, [name, attribute]] as const] : [])),
+);
 const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
 
-function json(name: string, value: string): object {
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
-  } catch {}
-  throw invalid(`attribute ${name} must be a JSON object, e.g. ${name}='{"orders.status":{"value":"completed"}}'`);
-}
-function read(name: string, value: string): unknown {
-  switch (READ.get(name)) {
+function read(kind: AttributeKind, name: string, value: string): unknown {
+  switch (kind) {
     case 'flag':
       if (value == 'false') return false;
       if (value == '' || value == 'true') return true;
       throw invalid(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
     case 'json':
-      return json(name, value);
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
+      } catch {}
+      throw invalid(`attribute ${name} must be a JSON object, e.g. ${name}='{"orders.status":{"value":"completed"}}'`);
     case 'retry':
     case 'number':
-      if (name == 'retry' && value == 'false') return false;
+      if (kind == 'retry' && value == 'false') return false;
       if (value.trim() && +value >= 0) return +value;
-      throw invalid(`attribute ${name} must be a number of ${name == 'retry' ? 'retries or "false"' : 'milliseconds'} (got "${value}")`);
+      throw invalid(`attribute ${name} must be a number of ${kind == 'retry' ? 'retries or "false"' : 'milliseconds'} (got "${value}")`);
   }
   return value;
 }
@@ -118,7 +80,9 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  * - `locale`, and the JSON objects `filters`, `time-grains`, `field-switches`
  * - `color-scheme`, `theme` (JSON), `path`: state, sent as actions (no reload) and kept across reloads
  * - `iframe-title`, `allow`, `sandbox`, `referrer-policy`, `loading` (`lazy`: no session until near the viewport)
- * - `ready-timeout`, `session-timeout` (milliseconds), `retry` (a number, or `false`)
+ * - `ready-timeout`, `session-timeout` (milliseconds), `retry` (a number, or `false`), `debug`
+ *
+ * (Every attribute but `session-url` is an option of the core's option tables, read as the table says.)
  *
  * An invalid attribute never throws: the element enters the `error` state (see
  * `platform-statechange`) with a message naming the attribute, and any later attribute change retries.
@@ -130,15 +94,15 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  * click on a `[data-platform-retry]` element inside the error child reloads. Style them yourself,
  * e.g. `position: absolute` over the iframe, which the element appends after its children.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
-  static readonly observedAttributes: string[] = [...READ.keys(), 'session-url', 'iframe-title'];
+  static readonly observedAttributes: string[] = [...READ.keys(), 'session-url'];
 
-  #binding = createBinding();
+  #binding = createBinding<S>();
   #error: EmbedState | null = null;
   #session: SessionSource | undefined;
   #scheduled = false;
-  // One session function per session-url (a stable identity: a new one is only swapped in).
   #url?: [string, SessionSource];
   // The handler options: each protocol event re-dispatched as a DOM event.
   #handlers = Object.fromEntries(
@@ -174,7 +138,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   /** The core controller, or `null` before mounting, after an invalid attribute and after removal. Stable across reloads. */
   get handle(): EmbedHandle<S> | null {
-    return this.#binding.handle as EmbedHandle<S> | null;
+    return this.#binding.handle;
   }
 
   /** The current state: `idle` until mounted, then the core's `loading | ready | error | destroyed`. */
@@ -187,7 +151,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
    * Takes precedence over the `session-url` and `session` attributes.
    * @example
    * ```ts
-   * el.session = async () => (await fetch('/api/embed-session', { method: 'POST' })).json();
+   * el.session = () => fetch('/api/embed-session', { method: 'POST' });
    * ```
    */
   get session(): SessionSource | undefined {
@@ -199,13 +163,19 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.#schedule();
   }
 
+  // Slot children added after the state was shown (the HTML parser adds an element's children
+  // after connecting it, and may run our microtask in between) get the state shown too.
+  #children = typeof MutationObserver == 'undefined' ? null : new MutationObserver(() => this.#slots(this.state));
+
   /** @internal */
   connectedCallback(): void {
+    this.#children?.observe(this, { childList: true });
     this.#schedule();
   }
 
   /** @internal */
   disconnectedCallback(): void {
+    this.#children?.disconnect();
     // Deferred: a move in the DOM (disconnect then connect in one task) keeps the embed.
     this.#schedule();
   }
@@ -223,40 +193,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   send<K extends ActionName>(type: K | ActionType<K>, ...payload: ActionArgs<K>): void {
     // Checked now even before the embed exists (then the handle's send checks it).
     if (!this.handle) createAction(type, ...payload);
-    this.#binding.act((handle) => (handle.send as (t: string, p?: unknown) => void)(type, payload[0]));
-  }
-
-  /** Switches the color scheme (`auto` follows the viewer's OS). Kept across reloads. */
-  setColorScheme(scheme: ColorScheme): void {
-    this.send('set-color-scheme', { scheme });
-  }
-
-  /** Applies a brand theme. Kept across reloads. */
-  setTheme(theme: EmbedTheme): void {
-    this.send('set-theme', theme);
-  }
-
-  /** Switches the UI language. Kept across reloads. */
-  setLocale(locale: string): void {
-    this.send('set-locale', { locale });
-  }
-
-  /** Pushes a filter into a dashboard. Kept across reloads. */
-  setFilter(view: string, dimension: string, value: FilterValue): void;
-  /** Pushes a filter given as a ready-made `f_<view>.<dimension>=<JSON>` string. */
-  setFilter(filterUrlParameter: string): void;
-  setFilter(view: string, dimension?: string, value?: FilterValue): void {
-    this.send('set-filter', { filterUrlParameter: dimension === undefined ? view : filterUrlParameter(view, dimension, value!) } as never);
-  }
-
-  /** Navigates to an in-embed path. Kept across reloads. */
-  navigate(path: string): void {
-    this.send('navigate', { path });
-  }
-
-  /** Re-runs the embed's queries. */
-  refresh(): void {
-    this.send('refresh');
+    this.#binding.act((handle) => handle.send(type, ...payload));
   }
 
   /**
@@ -294,28 +231,20 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.#changed();
   }
 
-  #options(): BindingOptions {
+  #options(): EmbedBindingOptions<S> {
     const options: Record<string, unknown> = { ...this.#handlers, surface: this.surface };
     for (const name of this.getAttributeNames()) {
-      const value = this.getAttribute(name)!;
-      if (READ.has(name)) options[camel(name)] = read(name, value);
-      else if (name == 'iframe-title') options.title = value;
+      const entry = READ.get(name);
+      if (entry) options[entry[0]] = read(entry[1], name, this.getAttribute(name)!);
     }
     const url = this.getAttribute('session-url');
     if (this.#session !== undefined) options.session = this.#session;
     else if (url != null) {
-      if (this.#url?.[0] !== url)
-        this.#url = [
-          url,
-          async ({ signal }) => {
-            const response = await fetch(url, { method: 'POST', credentials: 'same-origin', signal });
-            if (!response.ok) throw new EmbedError(ErrorCode.Session, `session-url ${url} answered HTTP ${response.status}`);
-            return response.json();
-          },
-        ];
+      // One function per session-url (a stable identity: a new one is only swapped in); the core reads its response.
+      if (this.#url?.[0] !== url) this.#url = [url, ({ signal }) => fetch(url, { method: 'POST', credentials: 'same-origin', signal })];
       options.session = this.#url[1];
     }
-    return options as BindingOptions;
+    return options as EmbedBindingOptions<S>;
   }
 
   // Shows the slotted loading or error child that matches the state, if the host gave one.
@@ -345,3 +274,14 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     this.dispatchEvent(new CustomEvent(STATE_CHANGE_EVENT, { detail: state, bubbles: true }));
   }
 }
+
+// The action helpers (`setColorScheme`, `setFilter`, ...) are the core's, derived from the catalog,
+// as methods calling `send` (typed and documented by the handle's).
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameter it must repeat
+export interface PlatformElement<S extends Surface = Surface> extends Pick<EmbedHandle, CamelCase<ActionName>> {}
+Object.assign(
+  PlatformElement.prototype,
+  actionHelpers(function (this: unknown, name, payload) {
+    (this as PlatformElement).send(name as ActionName, payload as never);
+  }),
+);

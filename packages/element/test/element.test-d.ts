@@ -1,9 +1,11 @@
 import type { GlobalComponents } from 'vue';
 import { expectTypeOf, test } from 'vitest';
+import type { AttributeKind, AttributesOf } from '@platform-embed/core';
 import type {
   EmbedState,
   EventMessage,
   PlatformDashboardElement,
+  PlatformElementAttributes,
   PlatformElementEventMap,
   PlatformEvent,
   ReadyPayload,
@@ -55,4 +57,14 @@ test('Vue GlobalComponents: template props (camelCased, as vue-tsc checks them) 
   expectTypeOf<NonNullable<Props['onPlatformDrilldown']>>().parameter(0).toEqualTypeOf<PlatformEvent<'drilldown'>>();
   expectTypeOf<NonNullable<Props['onPlatform-ready']>>().parameter(0).toEqualTypeOf<PlatformEvent<'ready'>>();
   expectTypeOf<InstanceType<GlobalComponents['platform-app']>['$props']['deploymentId']>().toEqualTypeOf<string | number>();
+});
+
+test('the attribute types (JSX, Vue, Svelte, Solid) accept every option of the tables that is an attribute', () => {
+  type FromTables = AttributesOf<AttributeKind>;
+  // (`session` is typed as the property, which also takes a function.)
+  type Declared = keyof PlatformElementAttributes<'public-id'> | 'session';
+  expectTypeOf<FromTables>().toExtend<Declared>();
+  // And nothing else: the attribute types are the tables' attributes and session-url.
+  expectTypeOf<Declared>().toEqualTypeOf<FromTables | 'session-url'>();
+  expectTypeOf<'retry' | 'session-timeout' | 'ready-timeout' | 'debug' | 'iframe-title'>().toExtend<Declared>();
 });

@@ -191,7 +191,7 @@ describe('session-url', () => {
     const el = document.body.firstElementChild as PlatformDashboardElement;
     await vi.waitFor(() => expect(el.state.status).toBe('error'));
     expect(el.state.error!.code).toBe('session');
-    expect(el.state.error!.message).toContain('session-url /api/session answered HTTP 500');
+    expect(el.state.error!.message).toContain('session route answered HTTP 500: it could not mint a session');
   });
 
   test('the session property takes precedence over the attributes', async () => {
@@ -368,5 +368,23 @@ describe('reloads and cleanup', () => {
   test('reload() without a mount rejects with what is missing', async () => {
     const el = document.createElement('platform-dashboard');
     await expect(el.reload()).rejects.toThrow('<platform-dashboard> mounts once connected with base-url and public-id');
+  });
+});
+
+describe('attributes come from the option tables', () => {
+  test('observed: every option that is an attribute (by its attribute name), and session-url', async () => {
+    const { bindingOptions } = await import('@platform-embed/core');
+    const fromTables = bindingOptions().flatMap((o) => (o.attribute ? [o.attributeName] : []));
+    expect(PlatformDashboardElement.observedAttributes.sort()).toEqual([...fromTables, 'session-url'].sort());
+    expect(fromTables).toEqual(
+      expect.arrayContaining(['retry', 'session-timeout', 'ready-timeout', 'debug', 'iframe-title', 'color-scheme']),
+    );
+  });
+
+  test('the action helpers are the core catalog-derived ones, held until the embed exists', async () => {
+    const el = document.createElement('platform-dashboard') as PlatformDashboardElement;
+    expect(() => el.setColorScheme('purple' as never)).toThrow(/"scheme" must be light\|dark\|auto/);
+    for (const name of ['setColorScheme', 'setTheme', 'setLocale', 'setFilter', 'navigate', 'refresh'])
+      expect(typeof (el as unknown as Record<string, unknown>)[name]).toBe('function');
   });
 });

@@ -75,3 +75,24 @@ describe('slot="fallback" and slot="error"', () => {
     expect(error.textContent).toContain('attribute retry must be a number');
   });
 });
+
+describe('an error raised while the HTML parser is still adding the children', () => {
+  test('the error child added after the element failed is shown, the fallback hidden', async () => {
+    // The parser connects the element, and may run its microtask, before its children are parsed.
+    const el = document.createElement('platform-dashboard');
+    el.setAttribute('base-url', BASE);
+    el.setAttribute('public-id', 'sales');
+    el.setAttribute('theme', '{not json');
+    document.body.append(el);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(el.state.status).toBe('error');
+    el.insertAdjacentHTML('beforeend', '<p slot="fallback">Loading…</p><div slot="error" hidden><p data-platform-error-message></p></div>');
+    await Promise.resolve(); // mutation observers run in the next microtask
+    const fallback = el.querySelector<HTMLElement>('[slot=fallback]')!;
+    const error = el.querySelector<HTMLElement>('[slot=error]')!;
+    expect([fallback.hidden, error.hidden]).toEqual([true, false]);
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.textContent).toContain('attribute theme must be a JSON object');
+  });
+});

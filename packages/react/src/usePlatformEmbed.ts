@@ -3,7 +3,6 @@ import { useEffect, useImperativeHandle, useLayoutEffect, useState, useSyncExter
 import {
   IDLE,
   createBinding,
-  type BindingOptions,
   type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
@@ -64,16 +63,16 @@ export function usePlatformEmbed<S extends Surface>(
   options: PlatformEmbedOptions<S>,
   ref?: Ref<EmbedHandle<S>>,
 ): PlatformEmbedResult<S> {
-  const [binding] = useState(createBinding);
+  const [binding] = useState(createBinding<S>);
   const state = useSyncExternalStore(binding.subscribe, binding.getState, () => IDLE);
   // Every commit: create or update; the cleanup before the next run (or on unmount) is undone
   // by that next run in the same task, so only a real unmount destroys the embed.
   useMountEffect(() => {
     const container = target && 'current' in target ? target.current : target;
     if (!container) return;
-    binding.mount(container, options as unknown as BindingOptions);
+    binding.mount(container, options);
     return binding.unmount;
   });
-  useImperativeHandle(ref, () => binding.handle as EmbedHandle<S>);
-  return { state, embed: binding.handle as EmbedHandle<S> | null };
+  useImperativeHandle(ref, () => binding.handle!);
+  return { state, embed: binding.handle };
 }

@@ -1,5 +1,4 @@
 import {
-  camelize,
   defineComponent,
   h,
   shallowRef,
@@ -11,9 +10,11 @@ import {
 import {
   ACTION_SCHEMAS,
   EVENT_SCHEMAS,
-  LAUNCH_OPTIONS,
+  bindingOptions,
+  camelCase,
   type ActionName,
-  type LaunchOptionName,
+  type BindingOptionName,
+  type CamelCase,
   type AnyEventHandler,
   type EmbedError,
   type EmbedHandle,
@@ -45,10 +46,8 @@ export type PlatformEmbedEmits = { [K in EventName]: (payload: EventMap[K], mess
   event: AnyEventHandler;
 };
 
-type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-
 /** The methods of {@link EmbedHandle} that a template ref exposes: `send`, `reload`, `update` and one per action of the catalog. */
-export type PlatformEmbedAction = 'send' | 'reload' | 'update' | Camel<ActionName>;
+export type PlatformEmbedAction = 'send' | 'reload' | 'update' | CamelCase<ActionName>;
 
 /**
  * What a template ref on a surface component exposes: the action methods, `update()` and
@@ -88,26 +87,18 @@ export type PlatformEmbedComponent<S extends Surface> = new (
 ) => InstanceType<Base<S>> & PlatformEmbedExpose<S>;
 
 /**
- * Every option, declared so that none falls through to the container as an attribute: the
- * launch options from the core's table, and the controller's own.
+ * Every option, declared so that none falls through to the container as an attribute: from the
+ * core's option tables, but `className` and `style` (Vue's `class` and `style` go to the container).
  * @internal
  */
-const OWN =
-  'baseUrl publicId deploymentId session initialSession retry sessionTimeout colorScheme theme path title allow sandbox referrerPolicy loading readyTimeout debug onDiagnostic' as const;
-type Split<S extends string> = S extends `${infer H} ${infer T}` ? H | Split<T> : S;
-export const OPTIONS = /* @__PURE__ */ (Object.keys(LAUNCH_OPTIONS) as (LaunchOptionName | Split<typeof OWN>)[]).concat(
-  OWN.split(' ') as Split<typeof OWN>[],
-);
-// Flags are cast as booleans (`<PlatformDashboard allow-export debug />`), as the launch-option
-// table declares them, but stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
+const DECLARED = /* @__PURE__ */ bindingOptions().filter(({ name }) => name != 'className' && name != 'style');
+export const OPTIONS = /* @__PURE__ */ DECLARED.map(({ name }) => name) as Exclude<BindingOptionName, 'className' | 'style'>[];
+// Flags are cast as booleans (`<PlatformDashboard allow-export debug />`), as the tables declare
+// them, but stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
 const PROPS = /* @__PURE__ */ Object.fromEntries(
-  OPTIONS.map((name) => [
+  DECLARED.map(({ name, attribute, check }) => [
     name,
-    name == 'debug'
-      ? { type: [Boolean, Function], default: undefined }
-      : (LAUNCH_OPTIONS as Record<string, { kind: string }>)[name]?.kind == 'boolean'
-        ? { type: Boolean, default: undefined }
-        : null,
+    attribute == 'flag' ? { type: check?.includes('function') ? [Boolean, Function] : Boolean, default: undefined } : null,
   ]),
 );
 
@@ -118,7 +109,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
       const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
       const api: Record<string, unknown> = { state, embed };
       // The embed exists from mount (before the parent's `mounted`) until unmount: as long as a template ref does.
-      for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelize)])
+      for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelCase)])
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
       // The loading and error UI, only when a slot asks for it: drawn over the iframe, which the core appends after it.

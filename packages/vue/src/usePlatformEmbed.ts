@@ -4,7 +4,6 @@ import {
   IDLE,
   createBinding,
   eventProp,
-  type BindingOptions,
   type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
@@ -57,12 +56,12 @@ export function usePlatformEmbed<S extends Surface>(
   options: MaybeRefOrGetter<PlatformEmbedOptions<S>>,
   dispatch?: EventDispatch,
 ): PlatformEmbedResult<S> {
-  const binding = createBinding();
+  const binding = createBinding<S>();
   const state = shallowRef(IDLE);
   const embed = shallowRef<EmbedHandle<S> | null>(null);
   binding.subscribe(() => {
     state.value = binding.getState();
-    embed.value = binding.handle as EmbedHandle<S> | null;
+    embed.value = binding.handle;
   });
   // With `dispatch`, the handler options emit instead (one per event of the catalog).
   const handlers: Record<string, Function> = {};
@@ -77,9 +76,9 @@ export function usePlatformEmbed<S extends Surface>(
     () => {
       const next: Record<string, unknown> = { ...handlers };
       for (const [key, value] of Object.entries(toValue(options))) next[key] ??= toRaw(value);
-      return [toValue(target), next] as const;
+      return [toValue(target), next as PlatformEmbedOptions<S>] as const;
     },
-    ([container, next]) => (container ? binding.mount(container, next as unknown as BindingOptions) : binding.unmount()),
+    ([container, next]) => (container ? binding.mount(container, next) : binding.unmount()),
     { flush: 'sync', immediate: true },
   );
   onScopeDispose(binding.unmount);

@@ -1,0 +1,238 @@
+import type { EmbedError } from './errors';
+import type { IframeOptions } from './frame';
+import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions, OptionKind } from './launchOptions';
+import type {
+  ColorScheme,
+  EmbedTheme,
+  EventMap,
+  EventMessage,
+  EventName,
+  EventPropName,
+  FieldDescriptor,
+  Surface,
+  UnknownEventMessage,
+} from './protocol';
+
+/*
+ * The SDK's own options, declared once as data beside the launch options (launchOptions.ts):
+ * for each, the rule its value follows, its default, what a change means on a mounted embed,
+ * and how a custom element reads it from an attribute. The change planner (planUpdate.ts),
+ * the option checks (checkOptions.ts), Vue's props, the custom elements' attributes and their
+ * template types all read this table. The options that are kept state (an action changes them
+ * on a live embed: colorScheme, theme, locale, filters, path) are declared in keptState.ts
+ * (locale and filters, also launch options, in launchOptions.ts). The event handlers
+ * (`onReady`, ...) come from the event catalog.
+ */
+
+/** The first retry waits 250-500 ms, then twice as long each time (see retryPolicy.ts). */
+export const RETRY_BASE = 500;
+/** How many times a failed load is tried again with a fresh session, unless `retry` says otherwise. */
+export const RETRY_COUNT = 3;
+/** Milliseconds the `session` function may take, unless `sessionTimeout` says otherwise. */
+export const SESSION_TIMEOUT = 15000;
+/** Milliseconds from the iframe's creation to `ready`, unless `readyTimeout` says otherwise. */
+export const READY_TIMEOUT = 30000;
+
+// What a change of an option means on a mounted embed (plain constants: bundlers inline them).
+/** The new value is used from the next event or load (handlers, the session function, timeouts, `retry`, `debug`). */
+export const SWAP = 0;
+/** A new iframe with a fresh session; the host state comes along. */
+export const RELOAD = 1;
+/** Another dashboard or app: a reload that also forgets the viewer's place in the old one. */
+export const RETARGET = 2;
+/** Applied to the current iframe (title, class, style). */
+export const PRESENT = 3;
+/** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET} or {@link PRESENT}. */
+export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof PRESENT;
+
+/**
+ * How a custom element reads an option from its attribute: as is (`string`), a flag (present,
+ * `""` or `"true"` is true, `"false"` false), a JSON object (`json`), a number of milliseconds
+ * (`number`), or a number of retries or `"false"` (`retry`).
+ */
+export type AttributeKind = 'string' | 'flag' | 'json' | 'number' | 'retry';
+
+/** How one of the SDK's own options is declared. */
+export interface EmbedOptionSpec {
+  /** The rule of its value. Checked in development, and in every build when `always`; without it, where it is used. */
+  readonly check?: FieldDescriptor<OptionKind>;
+  /** Checked in every build: a wrong value would load a wrong URL or silently turn a safeguard off. */
+  readonly always?: boolean;
+  /** The surfaces that require it; absent: an option of every surface. */
+  readonly surfaces?: readonly Surface[];
+  /** Its value when absent (documentation; the code reads the named constant). */
+  readonly default?: unknown;
+  /** What a change means on a mounted embed, or a function of the new value (and whether the embed is idle). @default SWAP */
+  readonly change?: ChangeKind | ((value: unknown, idle: boolean) => ChangeKind);
+  /** How a custom element reads it from an attribute; absent: not an attribute. */
+  readonly attribute?: AttributeKind;
+  /** The attribute's name, when it is not the option's name in kebab-case. */
+  readonly attributeName?: string;
+}
+
+/** The SDK's own options, declared once. See {@link EmbedOptionSpec}. */
+export const EMBED_OPTIONS = {
+  // What is embedded, and where.
+  container: { check: 'element or CSS selector', change: RELOAD },
+  // Checked where it is used, in every build (normalizeBaseUrl names the fix).
+  baseUrl: { change: RETARGET, attribute: 'string' },
+  publicId: {
+    check: 'a public id such as "sales-overview"',
+    always: true,
+    surfaces: ['dashboard'],
+    change: RETARGET,
+    attribute: 'string',
+  },
+  deploymentId: { check: 'positive integer', always: true, surfaces: ['app'], change: RETARGET, attribute: 'string' },
+  // Where each load's single-use session comes from: a new id reloads with it, a new function is used from the next load.
+  session: {
+    check: 'non-empty string|function?',
+    change: (value: unknown) => (typeof value == 'string' ? RELOAD : SWAP),
+    attribute: 'string',
+  },
+  initialSession: { check: 'non-empty string?', attribute: 'string' },
+  // The iframe (frame.ts declares their defaults).
+  title: { check: 'string?', change: PRESENT, attribute: 'string', attributeName: 'iframe-title' },
+  className: { check: 'string?', change: PRESENT },
+  style: { check: 'string?', change: PRESENT },
+  allow: { check: 'string?', change: RELOAD, attribute: 'string' },
+  sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: RELOAD, attribute: 'string' },
+  referrerPolicy: { check: 'string?', change: RELOAD, attribute: 'string' },
+  // An idle (lazy) embed that becomes eager starts at once.
+  loading: {
+    check: 'eager or lazy?',
+    default: 'eager',
+    change: (_value: unknown, idle: boolean) => (idle ? RELOAD : SWAP),
+    attribute: 'string',
+  },
+  // How failures are handled and reported.
+  retry: { check: 'integer>=0|boolean?', always: true, default: RETRY_COUNT, attribute: 'retry' },
+  sessionTimeout: { check: 'number>=0?', always: true, default: SESSION_TIMEOUT, attribute: 'number' },
+  readyTimeout: { check: 'number>=0?', always: true, default: READY_TIMEOUT, attribute: 'number' },
+  debug: { check: 'boolean|function?', default: false, attribute: 'flag' },
+  onDiagnostic: { check: 'function?' },
+} as const satisfies Record<string, EmbedOptionSpec>;
+
+/** The name of one of the SDK's own options (the launch options and event handlers aside). */
+export type EmbedOptionName = keyof typeof EMBED_OPTIONS;
+
+/** What a `session` function may return: the session id, generate-session's `{ sessionId }` body, or the `Response` of its `fetch`. */
+export type SessionResult = string | { sessionId: string } | Response;
+
+/**
+ * A session id, or a function that asks the host's backend for a fresh one.
+ *
+ * Sessions are single-use: the function is called once for every iframe load (first
+ * mount, each `reload()`, each retry, each change of what is embedded), never reused. Its
+ * `signal` aborts when the load is superseded, times out or the embed is destroyed.
+ *
+ * The function may return the `Response` of its `fetch` as it is: the SDK reads it (a 2xx
+ * with `{ sessionId }`; a 5xx, 429 or 408 is a failure a later call may cure, retried after its
+ * `Retry-After`; another 4xx is the route refusing, not retried), so no HTTP failure is hidden.
+ * @example
+ * ```ts
+ * session: () => fetch('/api/embed-session', { method: 'POST' })
+ * ```
+ */
+export type SessionSource = string | ((context: { signal: AbortSignal }) => SessionResult | Promise<SessionResult>);
+
+/** Something the SDK noticed, dropped or did on its own, for debugging an integration. Never contains a session id. */
+export type Diagnostic =
+  /** A message from our iframe's window whose origin is not the tenant origin (the frame navigated away). */
+  | { kind: 'origin-mismatch'; origin: string }
+  /** A message from our iframe that is not a valid event; `reason` says why. */
+  | { kind: 'invalid-message'; reason: string }
+  /** A host handler or state listener threw; other handlers still ran. */
+  | { kind: 'handler-error'; type: string; error: unknown }
+  /** A load failed with `error` and is tried again, with a fresh session, in `delay` ms: attempt `attempt` of `of`. */
+  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError };
+
+/** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
+export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
+/** Catch-all handler: every valid event, including event types this SDK version does not know (untyped). */
+export type AnyEventHandler = (message: EventMessage | UnknownEventMessage) => void;
+/**
+ * One optional handler per event of the catalog (`onReady`, `onView`, `onNavigate`,
+ * `onDashboardLoaded`, `onDownload`, `onDrilldown`, `onAiQuery`, `onError`), each called with
+ * the validated payload and the envelope, plus `onEvent`, called with every valid event
+ * (including event types this SDK version does not know). Derived from the catalog.
+ */
+export type EventHandlerProps = { [K in EventName as EventPropName<K>]?: EventHandler<K> } & {
+  /** Catch-all: every valid event envelope, known or not, after the typed handler. */
+  onEvent?: AnyEventHandler;
+};
+
+/**
+ * The state an embed is in that the host may set declaratively. Changing one of these on a
+ * mounted embed sends its action to the same iframe (no reload, no new session), and the
+ * value is brought back after every reload.
+ */
+export interface EmbedStateOptions {
+  /** Color scheme, sent as `set-color-scheme` right after `ready`. */
+  colorScheme?: ColorScheme;
+  /** Brand theme, sent as `set-theme` right after `ready`. */
+  theme?: EmbedTheme;
+  /**
+   * In-embed route, sent as `navigate` right after `ready`. It is the place the host asks for:
+   * a change navigates there, the same value again sends nothing (even when the viewer has
+   * navigated elsewhere since); call `navigate()` on the handle to navigate every time.
+   */
+  path?: string;
+}
+
+/** Options shared by all surfaces. */
+export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, EventHandlerProps {
+  /** The element to mount into, or a CSS selector for it. */
+  container: HTMLElement | string;
+  /** The tenant host or custom domain, e.g. `https://acme.platform.example`. Its origin is the only one trusted. */
+  baseUrl: string | URL;
+  /** Session id or a function minting a fresh one per load. Omit for private mode (dashboard, chat). */
+  session?: SessionSource;
+  /**
+   * A session id minted while the page was rendered on the server, used for the first load only
+   * (later loads call `session`). Only on pages that are never cached or shared
+   * (`Cache-Control: private, no-store`): a session is single-use and belongs to one viewer.
+   */
+  initialSession?: string;
+  /**
+   * How many times a failed load (a fatal `error` from the embed, a ready timeout, a failed or
+   * timed-out session call) is tried again with a fresh session, with exponential backoff and
+   * jitter. Needs `session` to be a function. `false` turns it off. @default 3
+   */
+  retry?: number | false;
+  /** Milliseconds to wait for the `session` function before the load fails (and is retried). @default 15000 */
+  sessionTimeout?: number;
+  /** Milliseconds from the iframe's creation to `ready` before the load fails (and is retried); `0` waits forever. @default 30000 */
+  readyTimeout?: number;
+  /** Receives what the SDK dropped and why, and each retry. Without it, only throwing handlers are reported (console.error). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Logs mounts, events and actions; `true` uses `console.debug`. Session ids are redacted. @default false */
+  debug?: boolean | ((...args: unknown[]) => void);
+}
+
+/** Options of {@link embedDashboard}. */
+export interface DashboardEmbedOptions extends BaseEmbedOptions, DashboardLaunchOptions {
+  /** The published dashboard's public id. */
+  publicId: string;
+}
+/** Options of {@link embedChat}. */
+export interface ChatEmbedOptions extends BaseEmbedOptions, ChatLaunchOptions {}
+/** Options of {@link embedApp}. The app surface needs a signed session. */
+export interface AppEmbedOptions extends BaseEmbedOptions, AppLaunchOptions {
+  /** The deployment whose creator-mode app is embedded. */
+  deploymentId: number | string;
+  session: SessionSource;
+}
+
+/** Embed options by surface. */
+export interface EmbedOptionsMap {
+  dashboard: DashboardEmbedOptions;
+  chat: ChatEmbedOptions;
+  app: AppEmbedOptions;
+}
+
+/** What a framework binding takes: the surface, that surface's options (without `container`) and `on<Event>` handlers. */
+export type EmbedBindingOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'>;
+
+/** Every option of every surface, as the controller reads them. @internal */
+export type AnyOptions = BaseEmbedOptions & DashboardEmbedOptions & AppEmbedOptions & { [key: string]: unknown };

@@ -1,0 +1,73 @@
+import type { AnyOptions, Diagnostic } from './embedOptions';
+import { EmbedError, ErrorCode } from './errors';
+import { EVENT_PREFIX, EVENT_SCHEMAS, eventProp, isEventName, shortName, type EventMessage, type EventName } from './protocol';
+import { createRegistry, type Unsubscribe } from './registry';
+
+/*
+ * The host's handlers of one embed: the `on<Event>` options and those added with `on`/`once`
+ * (the catch-all `'*'` included), called with (payload, message) or (message); `onDiagnostic`;
+ * and `debug` logging. A host's bug stays the host's: a handler that throws is reported and
+ * the others still run. `ready` is sticky: a handler added after it is called at once.
+ */
+
+const noop = () => {};
+// The handler option of each event of the catalog.
+const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
+
+/** Creates the handlers of one embed, reading the handler options through `options`. */
+export function createHandlers(options: () => AnyOptions) {
+  // The current load's `ready` message, for late `ready` handlers.
+  let readyMessage: EventMessage<'ready'> | undefined;
+  const log = (...args: unknown[]) => {
+    const { debug } = options();
+    if (debug) (debug === true ? console.debug.bind(console, '[platform-embed]') : debug)(...args);
+  };
+  const diagnose = (diagnostic: Diagnostic) => {
+    log(diagnostic.kind, diagnostic);
+    try {
+      if (options().onDiagnostic) return options().onDiagnostic!(diagnostic);
+    } catch (error) {
+      diagnostic = { kind: 'handler-error', type: 'onDiagnostic', error };
+    }
+    if (diagnostic.kind == 'handler-error') console.error('[platform-embed] handler threw', diagnostic.error);
+  };
+  const call = (fn: Function | undefined, type: string, args: unknown[]) => {
+    try {
+      fn?.(...args);
+    } catch (error) {
+      diagnose({ kind: 'handler-error', type, error });
+    }
+  };
+  // Handlers get (payload, message) or, the catch-all, (message): the message is the last argument.
+  const typeOf = (args: unknown[]) => (args.at(-1) as EventMessage).type;
+  const events = createRegistry((fn, args) => call(fn, typeOf(args), args));
+  const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
+
+  return {
+    log,
+    diagnose,
+    call,
+    /** Calls the handlers of event `name` (`'*'`: the catch-all), then its handler option. */
+    emit(name: string, args: unknown[]) {
+      events.emit(name, args);
+      call(options()[name == '*' ? 'onEvent' : PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+    },
+    /** Remembers the current load's `ready` message (`undefined`: a new load begins). */
+    ready: (message: EventMessage<'ready'> | undefined) => void (readyMessage = message),
+    /** Adds a handler; `destroyed` embeds keep none. */
+    on(type: string, fn: Function, once: boolean | undefined, destroyed: boolean): Unsubscribe {
+      const name = nameOf(type);
+      if (__DEV__ && name != '*' && !isEventName(name))
+        throw new EmbedError(ErrorCode.InvalidOption, `unknown event "${String(type)}", use ${Object.keys(EVENT_SCHEMAS).join('|')}|*`);
+      if (__DEV__ && typeof fn != 'function') throw new EmbedError(ErrorCode.InvalidOption, `"${type}" handler must be a function`);
+      // `ready` is sticky: a late handler is called at once with the current load's payload.
+      if (name == 'ready' && readyMessage) {
+        call(fn, readyMessage.type, [readyMessage.payload, readyMessage]);
+        if (once) return noop;
+      }
+      return destroyed ? noop : events.add(name, fn, once);
+    },
+    off: (type: string, fn: Function) => events.remove(nameOf(type), fn),
+    clear: () => events.clear(),
+  };
+}

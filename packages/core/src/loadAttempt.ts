@@ -1,0 +1,128 @@
+import { READY_TIMEOUT, type AnyOptions } from './embedOptions';
+import { EmbedError, ErrorCode } from './errors';
+import { mountFrame, type Frame } from './frame';
+import type { HostState } from './keptState';
+import type { Receiver } from './listener';
+import type { Surface } from './protocol';
+import type { Scope } from './scope';
+import type { SessionFailure, createSessionSource } from './sessionSource';
+import { clampTimeout } from './timing';
+import { buildEmbedUrl, redactSession } from './url';
+
+/*
+ * One load attempt: a fresh session, a new iframe in the container with the kept launch options
+ * in its URL, and the watch for how the attempt ends: `ready` (the controller's receiver), the
+ * ready timeout (READY_TIMEOUT unless `readyTimeout` says otherwise), or the page's
+ * Content-Security-Policy blocking the frame, which the browser reports at once.
+ */
+
+/** Fails the current attempt; `renewable` when a fresh session may cure it. */
+export type Fail = (failure: SessionFailure, renewable?: boolean) => void;
+
+/**
+ * Creates the load attempts of one embed.
+ * @param place the embed's current tenant origin and container
+ * @param carried the kept launch options the next URL carries
+ * @param receive routes the new frame's messages
+ */
+export function createLoadAttempt(
+  surface: Surface,
+  options: () => AnyOptions,
+  place: () => [origin: string, container: HTMLElement],
+  session: ReturnType<typeof createSessionSource>,
+  carried: () => HostState,
+  { later, generation }: Scope,
+  receive: Receiver,
+  fail: Fail,
+  log: (...args: unknown[]) => void,
+) {
+  let frame: Frame | null = null;
+
+  // The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
+  const watchPolicy = (origin: string) => {
+    const blocked = (e: SecurityPolicyViolationEvent) => {
+      let from = '';
+      try {
+        from = new URL(e.blockedURI).origin;
+      } catch {}
+      if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
+        fail(
+          new EmbedError(
+            ErrorCode.Blocked,
+            // The cause in production (directive and origin), the fix too in development.
+            __DEV__
+              ? `the page's Content-Security-Policy (${e.effectiveDirective}) blocks ${origin}: add ${origin} to its frame-src directive`
+              : `${e.effectiveDirective} blocks ${origin}`,
+          ),
+        );
+    };
+    document.addEventListener('securitypolicyviolation', blocked);
+    later(() => document.removeEventListener('securitypolicyviolation', blocked));
+  };
+
+  // No `ready` in time: a failure a fresh session may cure; the message says whether the frame loaded.
+  const watchReady = (mounted: Frame, origin: string) => {
+    const ms = clampTimeout(options().readyTimeout ?? READY_TIMEOUT);
+    if (!ms) return;
+    const timer = setTimeout(() => {
+      const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
+      fail(
+        new EmbedError(
+          ErrorCode.Timeout,
+          !__DEV__
+            ? `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`
+            : mounted.loaded
+              ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
+              : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`,
+        ),
+        true,
+      );
+    }, ms);
+    later(() => clearTimeout(timer));
+  };
+
+  const remove = () => {
+    frame?.remove();
+    frame = null;
+  };
+
+  return {
+    /** The current frame, if one is mounted. */
+    frame: () => frame,
+    /** Removes the current frame. */
+    remove,
+    /** Starts an attempt (the caller ended the previous one's scope). */
+    async start(): Promise<void> {
+      remove();
+      const attempt = generation();
+      const abort = new AbortController();
+      later(() => abort.abort());
+      try {
+        // Yield twice first: a mount undone in the same task, at once or by a binding's unmount
+        // deferred one microtask (see binding.ts), never mints a session.
+        await 0;
+        await 0;
+        if (attempt != generation()) return;
+        // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
+        if (globalThis.origin == 'null')
+          throw new EmbedError(
+            ErrorCode.OpaqueOrigin,
+            __DEV__
+              ? `this page's origin is opaque ("null": a sandboxed iframe without allow-same-origin, or a file:// page), which the platform cannot allow for embedding: serve the page from https:// (or http://localhost)`
+              : 'origin null',
+          );
+        const id = await session.next(abort.signal);
+        if (attempt != generation()) return;
+        const [origin, container] = place();
+        const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
+        watchPolicy(origin);
+        frame = mountFrame(container, url, options(), surface, receive);
+        log('mount', redactSession(url));
+        watchReady(frame, origin);
+      } catch (e) {
+        // A session call that failed or timed out is renewable; a refused session or a missing container is not.
+        if (attempt == generation()) fail(e as SessionFailure, (e as SessionFailure).renew);
+      }
+    },
+  };
+}
