@@ -8,15 +8,18 @@
  * - src/generated/base.ts: one typed output per event of the catalog (`EVENT_SCHEMAS`:
  *   `ready`, `view`, ..., `dashboard-loaded` as `dashboardLoaded`), plus `event` for all, and the
  *   inputs of the options every surface shares.
- * - src/generated/components.ts: the three components, with one signal input per (other) option of
- *   `PlatformEmbedInputs<S>` (src/types.ts: the core's embed options of the surface, launch options
- *   from `LAUNCH_OPTIONS` included), read with the TypeScript compiler from the core's published
- *   declarations: its name, whether it is required, whether it is a flag (read as Angular reads
- *   boolean attributes), and its documentation.
+ * - src/generated/components.ts: the three components, with one signal input per (other) option.
  *
- * A launch option of `LAUNCH_OPTIONS` missing from the types fails the generation, and
- * test/options.test.ts proves that the built components' inputs and outputs are the tables'.
- * The generated files are not committed (src/generated is ignored): every build writes them anew.
+ * The options are the core's tables, as `bindingOptions()` lists them for every binding
+ * (LAUNCH_OPTIONS, EMBED_OPTIONS and KEPT_STATE; the surfaces from LAUNCH_OPTIONS and
+ * EMBED_OPTIONS), without `className` and `style`, which are the element's own `class` and
+ * `style`. A flag of the tables (`attribute: 'flag'`) reads a static attribute as Angular reads
+ * boolean attributes. Each input's type, whether it is required and its documentation come from
+ * `PlatformEmbedInputs<S>` (src/types.ts: the core's embed options of the surface), read with the
+ * TypeScript compiler from the core's published declarations; tables and types that disagree
+ * fail the generation. test/options.test.ts proves that the built components' inputs and outputs
+ * are the tables', test/types.ts that their types are the options'. The generated files are not
+ * committed (src/generated is ignored): every build writes them anew.
  *
  * Usage: node scripts/generate.mjs   (from packages/angular; the core must be built)
  */
@@ -24,7 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { EVENT_SCHEMAS, LAUNCH_OPTIONS, SURFACES, eventProp } from '@platform-embed/core';
+import { EMBED_OPTIONS, EVENT_SCHEMAS, LAUNCH_OPTIONS, SURFACES, bindingOptions, eventProp } from '@platform-embed/core';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const generatedDir = join(packageRoot, 'src/generated');
@@ -71,7 +74,7 @@ const outputName = (event) => {
 const jsdoc = (lines, indent = '') =>
   lines.length ? `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n` : '';
 
-/** The options of each surface, as the TypeScript compiler reads `PlatformEmbedInputs<S>`. */
+/** The options of each surface as the TypeScript compiler reads `PlatformEmbedInputs<S>`: name, requiredness, documentation. */
 function readOptions() {
   const probeFile = join(packageRoot, '__options_probe__.ts');
   const probe = [
@@ -101,8 +104,6 @@ function readOptions() {
     );
   const checker = program.getTypeChecker();
   const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(probeFile)));
-  // A flag takes `true` and `false` (`debug` takes a function too; `retry`'s `false` alone is no flag).
-  const isFlag = (type) => checker.isTypeAssignableTo(checker.getBooleanType(), type);
   return Object.fromEntries(
     SURFACES.map((surface) => {
       const symbol = exports.find((s) => s.name === surface);
@@ -110,7 +111,6 @@ function readOptions() {
       const list = properties.map((property) => ({
         name: property.name,
         required: (property.flags & ts.SymbolFlags.Optional) === 0,
-        flag: isFlag(checker.getNonNullableType(checker.getTypeOfSymbol(property))),
         doc: docOf(property, checker),
       }));
       return [surface, list];
@@ -125,14 +125,32 @@ function docOf(property, checker) {
   return [text, ...tags].filter(Boolean).join('\n').split('\n');
 }
 
-/** Fails when a launch option of the table is not an option of its surfaces' types. */
-function checkLaunchOptions(optionsBySurface) {
-  for (const [name, spec] of Object.entries(LAUNCH_OPTIONS))
-    for (const surface of spec.surfaces)
-      if (!optionsBySurface[surface].some((option) => option.name === name))
+/** The options of a surface from the tables (see the header), in their order. */
+function tableOptions(surface) {
+  const surfacesOf = (name) => LAUNCH_OPTIONS[name]?.surfaces ?? EMBED_OPTIONS[name]?.surfaces ?? SURFACES;
+  return bindingOptions().filter(({ name }) => name !== 'className' && name !== 'style' && surfacesOf(name).includes(surface));
+}
+
+/** The inputs of each surface: the tables' options with what the types say of them; fails when the two disagree. */
+function inputsBySurface(typedBySurface) {
+  return Object.fromEntries(
+    SURFACES.map((surface) => {
+      const typed = new Map(typedBySurface[surface].map((option) => [option.name, option]));
+      const options = tableOptions(surface);
+      const untyped = options.filter(({ name }) => !typed.has(name)).map(({ name }) => name);
+      const unlisted = [...typed.keys()].filter((name) => !options.some((option) => option.name === name));
+      if (untyped.length || unlisted.length)
         throw new Error(
-          `LAUNCH_OPTIONS.${name} is not an option of PlatformEmbedInputs<'${surface}'>: the core's types and table disagree`,
+          `the core's tables and PlatformEmbedInputs<'${surface}'> disagree: ${[
+            untyped.length && `in the tables only: ${untyped.join(', ')}`,
+            unlisted.length && `in the types only: ${unlisted.join(', ')}`,
+          ]
+            .filter(Boolean)
+            .join('; ')}`,
         );
+      return [surface, options.map(({ name, attribute }) => ({ ...typed.get(name), flag: attribute === 'flag' }))];
+    }),
+  );
 }
 
 function baseFile(common) {
@@ -212,8 +230,7 @@ import type { PlatformEmbedInputs } from '../types';
 ${classes.join('\n')}`;
 }
 
-const optionsBySurface = readOptions();
-checkLaunchOptions(optionsBySurface);
+const optionsBySurface = inputsBySurface(readOptions());
 mkdirSync(generatedDir, { recursive: true });
 writeFileSync(join(generatedDir, 'base.ts'), baseFile(commonOptions(optionsBySurface)));
 writeFileSync(join(generatedDir, 'components.ts'), componentsFile(optionsBySurface));

@@ -19,7 +19,7 @@ import {
   IDLE,
   createBinding,
   eventProp,
-  type BindingOptions,
+  type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
   type EventName,
@@ -71,12 +71,12 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase
   /** The embedded surface. */
   protected abstract readonly surface: S;
 
-  private readonly binding = createBinding();
+  private readonly binding = createBinding<S>();
   private readonly current = signal<EmbedState>(IDLE);
   /** The embed's state: `idle` until the first render in the browser (and on the server), then `loading`, `ready`, `error` or `destroyed`. */
   readonly state: Signal<EmbedState> = this.current.asReadonly();
   /** The core's controller (actions, `update()`, `reload()`, `on()`, ...), `null` until the first render in the browser and after destroy. */
-  readonly handle: Signal<EmbedHandle<S> | null> = computed(() => (this.state(), this.binding.handle as EmbedHandle<S> | null));
+  readonly handle: Signal<EmbedHandle<S> | null> = computed(() => (this.state(), this.binding.handle));
 
   /** @internal */
   protected readonly loadingTemplate = contentChild(PlatformEmbedLoading);
@@ -112,7 +112,7 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase
     afterRenderEffect(() => {
       const options: Record<string, unknown> = { ...handlers, surface: this.surface };
       for (const name of names) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
-      untracked(() => this.binding.mount(container, options as BindingOptions));
+      untracked(() => this.binding.mount(container, options as EmbedBindingOptions<S>));
     });
     inject(DestroyRef).onDestroy(this.binding.unmount);
   }

@@ -2,7 +2,9 @@ import { reflectComponentType, type Signal, type Type } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { describe, expect, test } from 'vitest';
 import {
+  EMBED_OPTIONS,
   EVENT_SCHEMAS,
+  KEPT_STATE,
   LAUNCH_OPTIONS,
   SURFACES,
   PlatformApp,
@@ -11,11 +13,11 @@ import {
   type Surface,
 } from '@platform-embed/angular';
 
-// The generated inputs and outputs (scripts/generate.mjs) are the core's tables: every launch
-// option of LAUNCH_OPTIONS is an input of its surfaces' components and of no other, a flag
-// exactly when the table says `boolean`; every event of EVENT_SCHEMAS is an output. That every
-// input is an option of the core's types, and every option an input, with its type, is proved
-// by test/types.ts (type-checked by `pnpm typecheck`).
+// The generated inputs and outputs (scripts/generate.mjs) are the core's tables: the options of
+// LAUNCH_OPTIONS, EMBED_OPTIONS and KEPT_STATE that the surface has are its inputs (but
+// `container`, `className` and `style`: the element itself, its own class and style), a flag
+// exactly when the tables say so; every event of EVENT_SCHEMAS is an output. That every input
+// has its option's type is proved by test/types.ts (type-checked by `pnpm typecheck`).
 
 const components: Record<Surface, Type<unknown>> = { dashboard: PlatformDashboard, chat: PlatformChat, app: PlatformApp };
 const outputName = (event: string) => event.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
@@ -41,13 +43,26 @@ describe.each(SURFACES)('<platform-embed-%s>', (surface) => {
     }
   });
 
-  test('the controller’s own options are inputs too (debug a flag), container and the handlers are not', () => {
-    const names = mirror.inputs.map((i) => i.templateName);
-    for (const own of ['baseUrl', 'session', 'initialSession', 'retry', 'colorScheme', 'theme', 'path', 'loading', 'title', 'debug'])
-      expect(names).toContain(own);
+  test('the inputs are the options of the tables that the surface has', () => {
+    type Spec = { surfaces?: readonly string[] };
+    const has = (spec: Spec) => !spec.surfaces || spec.surfaces.includes(surface);
+    const expected = [
+      ...(Object.entries(LAUNCH_OPTIONS) as [string, Spec][]).filter(([, spec]) => has(spec)),
+      ...(Object.entries(EMBED_OPTIONS) as [string, Spec][]).filter(
+        ([name, spec]) => has(spec) && !['container', 'className', 'style'].includes(name),
+      ),
+      // (locale and filters are launch options too: their surfaces are the launch options'.)
+      ...Object.entries(KEPT_STATE).filter(([name]) => !(name in LAUNCH_OPTIONS)),
+    ].map(([name]) => name);
+    expect(mirror.inputs.map((i) => i.templateName).sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  test('the own options read as flags are the tables’ flags (debug), the others are not', () => {
+    for (const [name, spec] of Object.entries(EMBED_OPTIONS) as [string, { attribute?: string; surfaces?: readonly string[] }][]) {
+      if (['container', 'className', 'style'].includes(name) || (spec.surfaces && !spec.surfaces.includes(surface))) continue;
+      expect(readsAsFlag(name), `${name} is read as a flag`).toBe(spec.attribute === 'flag');
+    }
     expect(readsAsFlag('debug')).toBe(true);
-    expect(readsAsFlag('retry')).toBe(false);
-    for (const excluded of ['container', 'className', 'style', 'onDrilldown', 'onEvent']) expect(names).not.toContain(excluded);
   });
 
   test('one output per event of the catalog, and `event`', () => {
