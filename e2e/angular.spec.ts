@@ -146,7 +146,7 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
       await fetch(`${server.origin}/test/fail-sessions/2`, { method: 'POST' });
       await page.goto(pageUrl());
       const alert = page.getByRole('alert');
-      await expect(alert).toContainText('the session route answered 503');
+      await expect(alert).toContainText('HTTP 503');
       await expect(page.getByTestId('status')).toHaveText('error');
       expect(platform.sessions()).toHaveLength(0);
 
@@ -158,3 +158,26 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
     });
   });
 }
+
+test.describe('the README’s Angular guide for the custom element, in the fresh app (zoneless)', () => {
+  let server: AngularServer;
+  test.beforeAll(async () => {
+    server = await startAngularServer('zoneless', platform);
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+
+  test('a sized block, ready with one session through session-url (even under SSR and hydration), typed events', async ({ page }) => {
+    await page.goto(`${server.origin}/element?platform=${encodeURIComponent(platform.origin)}`);
+    const element = page.locator('platform-dashboard');
+    await expect(page.getByTestId('status')).toHaveText('ready');
+    const box = await element.boundingBox();
+    expect(box?.height).toBe(480);
+    const embed = mockEmbed(page.frameLocator('platform-dashboard iframe'));
+    await embed.ready();
+    expect(platform.sessions()).toHaveLength(1);
+    await embed.drilldown();
+    await expect(page.getByTestId('drilled')).toHaveText('orders.revenue (dashboard)');
+  });
+});

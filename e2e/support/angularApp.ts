@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 /*
  * A fresh Angular app, as a user makes one: `ng new --ssr` with the Angular CLI of the
  * workspace (e2e/package.json), our packages installed from their `pnpm pack` tarballs (core,
- * angular, server) with the scaffold's own dependencies from the registry, the files of
+ * angular, server, element) with the scaffold's own dependencies from the registry, the files of
  * e2e/angular copied over the scaffold, then `ng build` twice: the `production` configuration
  * (zoneless) and `production,zone` (zone.js). Each build is a browser and a server bundle (SSR,
  * `outputMode: server`); the server bundle is the scaffold's Express server with a session route.
@@ -20,7 +20,7 @@ import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 const template = join(root, 'e2e/angular');
-const packed = ['core', 'server', 'angular'] as const;
+const packed = ['core', 'server', 'angular', 'element'] as const;
 const workDir = join(tmpdir(), `platform-embed-angular-e2e-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`);
 const appDir = join(workDir, 'host');
 const stampFile = join(workDir, 'stamp');
@@ -81,8 +81,9 @@ function addDependencies(tarballs: Record<(typeof packed)[number], string>) {
   manifest.dependencies['@platform-embed/angular'] = file('angular');
   manifest.dependencies['@platform-embed/core'] = file('core');
   manifest.dependencies['@platform-embed/server'] = file('server');
+  manifest.dependencies['@platform-embed/element'] = file('element');
   manifest.dependencies['zone.js'] = '~0.16.0';
-  // The packed angular and server packages depend on `@platform-embed/core@^0.1.0`: the tarball, not the registry.
+  // The packed packages depend on `@platform-embed/core@^0.1.0`: the tarball, not the registry.
   manifest.pnpm = { overrides: { '@platform-embed/core': file('core') } };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 }

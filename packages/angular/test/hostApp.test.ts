@@ -16,7 +16,7 @@ beforeEach(() => {
     },
   });
   // The component asks its backend for a session: answer with a fresh one each time.
-  vi.stubGlobal('fetch', async () => ({ json: async () => ({ sessionId: fake.createSession() }) }));
+  vi.stubGlobal('fetch', async () => Response.json({ sessionId: fake.createSession() }));
 });
 afterEach(() => {
   fake.uninstall();

@@ -27,5 +27,5 @@ import { PlatformDashboard, PlatformEmbedError, PlatformEmbedLoading } from '@pl
 export class SalesDashboard {
   readonly dark = input(false);
   protected readonly member = signal<string | undefined>(undefined);
-  protected readonly session = () => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json());
+  protected readonly session = () => fetch('/api/embed-session', { method: 'POST' });
 }
