@@ -162,7 +162,7 @@ function runAngular(files) {
       encoding: 'utf8',
     });
     // ngc writes `path:line:col - error CODE: message`, with color codes when it thinks it is in a terminal.
-    const output = `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+    const output = `${result.stdout}${result.stderr}`.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
     const errors = [];
     let canaries = 0;
     for (const raw of output.split('\n')) {
