@@ -1,6 +1,7 @@
 // Angular's test environment for the tests of this package: Vitest with jsdom, the built package
 // (dist: the partially compiled code users install) compiled at run time by Angular's JIT
-// compiler, as the test host components are. Without zone.js TestBed is zoneless.
+// compiler, as the test host components are. setupZoneless.ts and setupZone.ts choose the
+// change detection.
 import '@angular/compiler';
 import { getTestBed } from '@angular/core/testing';
 import { BrowserTestingModule, platformBrowserTesting } from '@angular/platform-browser/testing';
