@@ -264,7 +264,7 @@ function staleDist() {
       return Math.max(max, e.isDirectory() ? newest(path) : statSync(path).mtimeMs);
     }, 0);
   return PACKAGES.filter((p) => {
-    const dts = join(root, 'packages', p, 'dist/index.d.mts');
+    const dts = typesOf(p);
     return !existsSync(dts) || statSync(dts).mtimeMs < newest(join(root, 'packages', p, 'src'));
   });
 }
