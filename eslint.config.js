@@ -72,4 +72,9 @@ export default tseslint.config(
     files: ['packages/server/src/**/*.ts', 'packages/mock/src/**/*.ts', 'scripts/**/*.{mjs,ts}'],
     rules: { eqeqeq: ['error', 'always'] },
   },
+  {
+    // ... and without nested ternaries: a chain of conditions is an if/else or a switch.
+    files: ['packages/server/src/**/*.ts', 'packages/mock/src/**/*.ts', 'compat/runtimes/**/*.{mjs,ts}'],
+    rules: { 'no-nested-ternary': 'error' },
+  },
 );

@@ -70,6 +70,16 @@ for (const name of ['html', 'react', 'vue'] as const) {
       expect(host.sessionsMinted()).toBe(1);
     });
 
+    test('no request of the page fails: its icon is served (no /favicon.ico 404)', async ({ page }) => {
+      const failed: string[] = [];
+      page.on('response', (response) => response.status() >= 400 && failed.push(`${response.status()} ${response.url()}`));
+      await open(page);
+      const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+      expect(icon).toBeTruthy();
+      expect((await page.request.get(new URL(icon!, host.origin).href)).status()).toBe(200);
+      expect(failed).toEqual([]);
+    });
+
     test("the viewer's actions in the embed reach the host as typed events", async ({ page }) => {
       const frame = await open(page);
       await frame.getByTestId('navigate').click();
@@ -271,7 +281,7 @@ test('pnpm demo says which port is taken and how to choose others, before buildi
     new Promise<{ code: number | null; output: string }>((done) => {
       const child = spawn(process.execPath, [resolve(root, script)], {
         cwd: root,
-        env: { ...process.env, MOCK_PORT: '0', HTML_PORT: String(takenPort), REACT_PORT: '0', VUE_PORT: '0' },
+        env: { ...process.env, MOCK_PORT: '0', HTML_PORT: String(takenPort), REACT_PORT: '0', VUE_PORT: '0', NEXT_PORT: '0' },
       });
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
@@ -284,7 +294,7 @@ test('pnpm demo says which port is taken and how to choose others, before buildi
       const { code, output } = await run(script);
       expect(code, script).toBe(1);
       expect(output).toContain(`port ${takenPort} on 127.0.0.1 (the script tag host, HTML_PORT) is already in use`);
-      expect(output).toContain('MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo');
+      expect(output).toContain('MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 NEXT_PORT=5274 pnpm demo');
       expect(output).not.toContain('EADDRINUSE');
       expect(output).not.toMatch(/^\s+at /m);
     }

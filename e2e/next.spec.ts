@@ -5,9 +5,10 @@ import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index
 
 // The Next.js App Router host (examples/next) as in production: `next build` (here only when the
 // build is missing or older than its sources; `pnpm e2e` builds the examples first), then
-// `next start`. Its server component mints the first session while rendering the page
-// (`initialSession`); later loads call its Server Action. The mock platform runs on localhost,
-// the host on 127.0.0.1: two origins.
+// `next start`. It runs with `cacheComponents: true`, as `create-next-app` 16.4 writes it: a
+// prerendered shell, and inside <Suspense> a server component that mints the first session while
+// rendering the page (`initialSession`); later loads call its Server Action. The mock platform runs
+// on localhost, the host on 127.0.0.1: two origins.
 
 type Logged = { event: string; payload: Record<string, unknown> };
 const logged = (page: Page): Promise<Logged[]> =>
@@ -116,8 +117,6 @@ test('the declarative props change the same iframe: no reload, no new session', 
   await expect(frame.getByTestId('locale')).toHaveText('es-MX');
   await page.click('[data-action="filter"]');
   await expect(frame.getByTestId('active-filters')).toHaveText('orders.status = {"value":"completed"}');
-  await page.click('[data-action="navigate"]');
-  await expect(frame.getByTestId('current-path')).toHaveText('/widgets/revenue');
   await page.click('[data-action="refresh"]');
   await expect(frame.getByTestId('refresh-count')).toHaveText('1');
   await expect(frame.getByTestId('rejected-actions')).toHaveText('0');
@@ -130,6 +129,30 @@ test('the declarative props change the same iframe: no reload, no new session', 
   expect((await names(page)).filter((e) => e == 'ready')).toHaveLength(1);
   expect(actions).toHaveLength(0);
   await expect(page.getByTestId('status')).toHaveText('ready');
+});
+
+test('no request of the page fails: its icon is served (no /favicon.ico 404)', async ({ page }) => {
+  const failed: string[] = [];
+  page.on('response', (response) => response.status() >= 400 && failed.push(`${response.status()} ${response.url()}`));
+  await open(page);
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute('href');
+  expect(icon).toBeTruthy();
+  expect((await page.request.get(new URL(icon!, host.origin).href)).status()).toBe(200);
+  expect(failed).toEqual([]);
+});
+
+test('"Go to revenue" brings the embed there every time, also after the viewer navigated away in it', async ({ page }) => {
+  const { frame } = await open(page);
+  const path = frame.getByTestId('current-path');
+  for (let round = 0; round < 3; round++) {
+    await page.click('[data-action="navigate"]');
+    await expect(path).toHaveText('/widgets/revenue');
+    // The viewer moves on inside the embed (its own navigation, reported by a `navigate` event).
+    await frame.getByTestId('navigate').click();
+    await expect(path).not.toHaveText('/widgets/revenue');
+  }
+  await expect(frame.getByTestId('rejected-actions')).toHaveText('0');
+  expect(platform.sessions()).toHaveLength(1);
 });
 
 test('reload() mints a new session through the Server Action and keeps the color scheme', async ({ page }) => {
@@ -172,5 +195,32 @@ test('an unreachable platform: the page still renders, and the Server Action sho
     expect(actions.length).toBeGreaterThan(1);
   } finally {
     await unreachable.close();
+  }
+});
+
+test("a failed server-side mint (the platform down): the page renders, no React error, and the embed's error UI says why", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const closed = `http://localhost:${await freePort()}`;
+  const down = await startNextHost({
+    platform: { baseUrl: closed, apiKey: platform.apiKey, deploymentId: 1, publicId: 'sales-overview' },
+  });
+  try {
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const response = await page.goto(`${down.origin}/`);
+    expect(response!.status()).toBe(200);
+    // The minting component rendered (without initialSession), not Next.js's error page.
+    await expect(page.getByTestId('initial-session')).toHaveText('none');
+    await expect(page.getByTestId('status')).toHaveText('error', { timeout: 20_000 });
+    const failure = page.getByTestId('embed-error');
+    await expect(failure).toContainText(/While rendering the page: .*could not reach/);
+    await expect(failure).toContainText(closed);
+    await expect(page.locator('body')).not.toContainText('Application error');
+    expect(pageErrors.filter((message) => /React error|#441/.test(message))).toEqual([]);
+    expect(down.output()).toMatch(/Next\.js host, first session: .*could not reach/);
+  } finally {
+    await down.close();
   }
 });

@@ -20,6 +20,11 @@
  *   `<script>` or `<template>` of its own, which needs one).
  * - `<!-- readme-check: skip (why) -->` on the line before a block skips it: for a block that is
  *   deliberately partial. Skipped blocks are listed in the output.
+ * - A prelude whose first line is `// readme-check: types=node,deno` puts its blocks in a program
+ *   of their own, with exactly those type packages (`compilerOptions.types`), looked up in the
+ *   root's node_modules/@types and in compat/runtimes, which installs the runtimes' types: a
+ *   Deno, Bun or Cloudflare Worker example is checked against its runtime's real API, and no
+ *   other block sees those globals.
  *
  * The blocks import the packages by their public names, resolved (with `paths`) to the built
  * declaration files, packages/<name>/dist/index.d.mts: the types a user gets from npm, with the
@@ -122,7 +127,7 @@ const CANARY_ANGULAR_ERRORS = 2;
 const isAngular = (block) => LANGS[block.lang] === 'ts' && /from '@angular\//.test(block.body);
 
 /** Where a package's types are for the blocks: its dist's index.d.mts, or the published manifest's (an APF package published from dist/). */
-function typesOf(name) {
+function packageTypes(name) {
   const dir = join(root, 'packages', name);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   if (!pkg.publishConfig?.directory) return join(dir, 'dist/index.d.mts');
@@ -146,7 +151,7 @@ function runAngular(files) {
     for (const [name, origin] of Object.entries(files)) writeFileSync(join(dir, name), origin.text);
     const paths = Object.fromEntries(
       PACKAGES.flatMap((p) => [
-        [`@platform-embed/${p}`, [typesOf(p)]],
+        [`@platform-embed/${p}`, [packageTypes(p)]],
         [`@platform-embed/${p}/*`, [join(root, 'packages', p, 'dist/*.d.mts')]],
       ]),
     );
@@ -189,6 +194,20 @@ function runAngular(files) {
   } finally {
     if (!process.env.README_CHECK_KEEP) rmSync(dir, { recursive: true, force: true });
   }
+/** Where the `types=` of a prelude are looked up: the root's, and the runtimes' (compat/runtimes). */
+const RUNTIME_TYPE_ROOTS = [
+  join(root, 'node_modules/@types'),
+  join(root, 'compat/runtimes/node_modules/@types'),
+  join(root, 'compat/runtimes/node_modules'),
+];
+
+/** The type packages a block's prelude asks for (`// readme-check: types=node,deno` on its first line), or `''`. */
+function typesOf(block, preludeDir) {
+  const { prelude, skip } = parseDirective(block);
+  if (skip || !prelude || LANGS[block.lang] === 'vue') return '';
+  const file = join(preludeDir, `${prelude}.ts`);
+  if (!existsSync(file)) return '';
+  return /^\/\/ readme-check: types=([\w@/.,-]+)/.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
 }
 
 const CANARY_TS = "const canary: number = 'not a number';\nexport {};\n";
@@ -206,7 +225,7 @@ function vueVersion(from) {
 }
 
 /** Runs one vue-tsc over `files` (generated name → origin) in `dir`; returns the error lines, mapped to the READMEs. */
-function run({ dir, label, from, vue, files }) {
+function run({ dir, label, from, vue, files, types }) {
   const { bin, version } = vueTsc(from);
   const paths = Object.fromEntries(
     PACKAGES.flatMap((p) => [
@@ -218,7 +237,7 @@ function run({ dir, label, from, vue, files }) {
   if (vue) paths.vue = [vue];
   const tsconfig = {
     extends: join(root, 'tsconfig.base.json'),
-    compilerOptions: { noEmit: true, paths },
+    compilerOptions: { noEmit: true, paths, ...(types ? { types, typeRoots: RUNTIME_TYPE_ROOTS } : {}) },
     files: [join(preludes, 'prelude.d.ts'), ...Object.keys(files).map((f) => join(dir, f))],
     vueCompilerOptions: { strictTemplates: true, ...(vue ? { target: 3.3 } : {}) },
   };
@@ -264,7 +283,7 @@ function staleDist() {
       return Math.max(max, e.isDirectory() ? newest(path) : statSync(path).mtimeMs);
     }, 0);
   return PACKAGES.filter((p) => {
-    const dts = typesOf(p);
+    const dts = packageTypes(p);
     return !existsSync(dts) || statSync(dts).mtimeMs < newest(join(root, 'packages', p, 'src'));
   });
 }
@@ -284,6 +303,8 @@ export function checkReadmes(readmes, { preludeDir = preludes } = {}) {
     writeFileSync(join(dir, 'canary.ts'), CANARY_TS);
     writeFileSync(join(dir, 'canary.vue'), CANARY_VUE);
     const angularFiles = {};
+    // Blocks whose prelude names type packages, by that list: each list is a program of its own.
+    const byTypes = new Map();
     for (const block of checked) {
       const generated = generate(block, `${rel(block.file).replace(/[^\w.-]+/g, '_')}.L${block.line}`, preludeDir);
       if (isAngular(block)) {
@@ -291,20 +312,33 @@ export function checkReadmes(readmes, { preludeDir = preludes } = {}) {
         continue;
       }
       writeFileSync(join(dir, generated.name), generated.text);
+      const types = typesOf(block, preludeDir);
+      if (types) {
+        if (!byTypes.has(types)) byTypes.set(types, { 'canary.ts': 'canary' });
+        byTypes.get(types)[generated.name] = { block, ...generated };
+        continue;
+      }
       all[generated.name] = { block, ...generated };
       if (generated.name.endsWith('.vue')) vue[generated.name] = all[generated.name];
     }
     const newest = run({ dir, label: 'newest', from: root, files: all });
+    const runtimes = [...byTypes].map(([types, files], index) => ({
+      types,
+      count: Object.keys(files).length - 1,
+      ...run({ dir, label: `types-${index}`, from: root, files, types: types.split(',') }),
+    }));
     const oldestFrom = join(root, 'compat/vue3.3');
     const oldestVue = dirname(createRequire(join(oldestFrom, 'package.json')).resolve('vue/package.json'));
     const oldest = run({ dir, label: 'oldest', from: oldestFrom, vue: oldestVue, files: vue });
     const angular = runAngular(angularFiles);
-    const errors = [...newest.errors, ...oldest.errors, ...angular.errors];
+    const errors = [...newest.errors, ...oldest.errors, ...runtimes.flatMap((program) => program.errors), ...angular.errors];
     const count = (lang) => checked.filter((b) => LANGS[b.lang] === lang && !isAngular(b)).length;
     const summary =
       `readme-check: ${checked.length} blocks checked (${count('ts')} ts, ${count('tsx')} tsx, ${count('vue')} vue; vue-tsc ${newest.version}, ` +
-      `and vue-tsc ${oldest.version} with Vue ${vueVersion(oldestFrom)} for the vue blocks; ` +
-      `${Object.keys(angularFiles).length} Angular with ngc ${angular.version}), ${skipped.length} skipped` +
+      `and vue-tsc ${oldest.version} with Vue ${vueVersion(oldestFrom)} for the vue blocks` +
+      runtimes.map((program) => `, ${program.count} with the types ${program.types} in a program of their own`).join('') +
+      `; ${Object.keys(angularFiles).length} Angular with ngc ${angular.version}` +
+      `), ${skipped.length} skipped` +
       (skipped.length ? `: ${skipped.map((b) => `${rel(b.file)}:${b.line}`).join(', ')}` : '') +
       (errors.length ? `; ${errors.length} error${errors.length > 1 ? 's' : ''}` : '');
     return { errors, summary, stale: staleDist() };

@@ -1,60 +1,137 @@
 // The one rollup helper every package uses: ESM (.mjs) + CJS (.cjs) from src/index.ts,
 // and one bundled declaration file emitted as .d.mts and .d.cts (so each module
 // system gets types of its own kind, as @arethetypeswrong/cli expects).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+//
+// A package whose source reads `__DEV__` (see packages/core/src/env.d.ts) is built four times,
+// once per way its users' tools choose between development and production; its package.json
+// `exports` names each build under the condition that selects it (scripts/checkPackages.mjs
+// checks the shape):
+// - [name].development.mjs/.cjs, `__DEV__` is `true`: the `development` condition (Vite, webpack,
+//   Next.js, Nuxt, rollup's node-resolve, Node's and Deno's `--conditions`), and `deno` (Deno cannot
+//   read NODE_ENV without a permission);
+// - [name].production.mjs/.cjs, `false`: the `production` condition;
+// - [name].bundler.mjs, `process.env.NODE_ENV !== 'production'`: the `module` condition, for a
+//   bundler that resolves neither mode (esbuild without `--conditions`); it replaces
+//   `process.env.NODE_ENV` (esbuild does so by itself for the browser) and drops the dead branch;
+// - [name].mjs/.cjs, `isDevelopment()`: `import`/`require` (Node, Jest, a browser without a
+//   bundler); NODE_ENV is read when a check runs, never while the module loads, and without
+//   `process` it is production.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 
+/** What a bundler folds: replaced by `"production"` (or `"development"`), the comparison becomes a constant. */
+export const NODE_ENV_CHECK = "(process.env.NODE_ENV !== 'production')";
+
+const FLAG_MODULE = '\0platform-embed:is-development';
+// The default build's flag, read at each check: never while the package's modules load (Deno
+// throws, or prompts, on reading the environment without a permission; scripts/checkPackages.mjs
+// checks that nothing reads it at load). Without `process` (a browser without a bundler) it is
+// production, like the minified script tag.
+const FLAG_SOURCE = `export const isDevelopment = () => typeof process == 'object' && ${NODE_ENV_CHECK};
+`;
+
 /**
- * Replaces `__DEV__` (see packages/core/src/env.d.ts). The published builds keep the guard
- * that every major bundler folds in production; the script-tag builds get a literal.
+ * Replaces `__DEV__` (see packages/core/src/env.d.ts) with `value`: `'true'` or `'false'` for a
+ * build of its own (development, production, the script-tag files), {@link NODE_ENV_CHECK} for
+ * bundlers, or `'runtime'` for the build that reads NODE_ENV when a check runs (see the list above).
  * @param {string} [value]
  * @returns {import('rollup').Plugin}
  */
-export function devFlag(value = "(typeof process != 'undefined' && process.env.NODE_ENV !== 'production')") {
+export function devFlag(value = NODE_ENV_CHECK) {
+  if (value !== 'runtime')
+    return {
+      name: 'dev-flag',
+      transform: (code) => (code.includes('__DEV__') ? { code: code.replaceAll('__DEV__', value), map: null } : null),
+    };
   return {
-    name: 'dev-flag',
-    transform: (code) => (code.includes('__DEV__') ? { code: code.replaceAll('__DEV__', value), map: null } : null),
+    name: 'dev-flag-runtime',
+    resolveId: (id) => (id === FLAG_MODULE ? id : null),
+    load: (id) => (id === FLAG_MODULE ? FLAG_SOURCE : null),
+    transform: (code) =>
+      code.includes('__DEV__')
+        ? {
+            code: `import { isDevelopment as __isDevelopment } from '${FLAG_MODULE}';\n${code.replaceAll('__DEV__', '__isDevelopment()')}`,
+            map: null,
+          }
+        : null,
   };
 }
 
+/** The builds of a package whose source reads `__DEV__`; one build (`''`) for the others. */
+const DEV_BUILDS = [
+  { suffix: '', flag: 'runtime', formats: ['es', 'cjs'] },
+  { suffix: '.bundler', flag: NODE_ENV_CHECK, formats: ['es'] },
+  { suffix: '.development', flag: 'true', formats: ['es', 'cjs'] },
+  { suffix: '.production', flag: 'false', formats: ['es', 'cjs'] },
+];
+
+/** Whether a file under `dir` (the package's src) reads `__DEV__`, other than its declaration. */
+export function readsDevFlag(dir = resolve('src')) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
+    (entry) =>
+      entry.isFile() &&
+      /\.tsx?$/.test(entry.name) &&
+      !entry.name.endsWith('.d.ts') &&
+      readFileSync(join(entry.parentPath, entry.name), 'utf8').includes('__DEV__'),
+  );
+}
+
 /**
- * @param {{ input?: Record<string,string> | string, banner?: string, extra?: import('rollup').RollupOptions[] }} [options]
+ * @param {{
+ *   input?: Record<string,string> | string,
+ *   banner?: string,
+ *   extra?: import('rollup').RollupOptions[],
+ *   self?: boolean,
+ * }} [options] `self`: the package's other entries import its main entry by the package's name;
+ *   each build writes that import as a relative one to its own main entry (`./index.development.mjs`
+ *   from `testing.development.mjs`), so an entry and the SDK share one copy at run time.
  * @returns {import('rollup').RollupOptions[]}
  */
 export function packageConfig(options = {}) {
   const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8'));
   const deps = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
-  const external = (id) => id.startsWith('node:') || deps.some((d) => id === d || id.startsWith(`${d}/`));
+  const isSelf = (id) => options.self && id === pkg.name;
+  const external = (id) => id.startsWith('node:') || isSelf(id) || deps.some((d) => id === d || id.startsWith(`${d}/`));
   const input = options.input ?? { index: 'src/index.ts' };
   const onwarn = (warning, warn) => {
     // 'use client' is put back by `banner`; rollup only says it dropped the directive.
     if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'SOURCEMAP_ERROR') return;
     warn(warning);
   };
-  const output = (format, ext) => ({
-    dir: 'dist',
-    format,
-    entryFileNames: `[name].${ext}`,
-    chunkFileNames: `[name]-[hash].${ext}`,
-    banner: options.banner,
-    exports: 'named',
-    sourcemap: false,
-  });
+  const output = (format, suffix) => {
+    const ext = format === 'es' ? 'mjs' : 'cjs';
+    return {
+      dir: 'dist',
+      format,
+      entryFileNames: `[name]${suffix}.${ext}`,
+      chunkFileNames: `[name]-[hash]${suffix}.${ext}`,
+      banner: options.banner,
+      exports: 'named',
+      sourcemap: false,
+      paths: options.self ? { [pkg.name]: `./index${suffix}.${ext}` } : undefined,
+    };
+  };
+  const builds = readsDevFlag() ? DEV_BUILDS : [{ suffix: '', flag: null, formats: ['es', 'cjs'] }];
   return [
-    {
+    ...builds.map(({ suffix, flag, formats }) => ({
       input,
       external,
       onwarn,
-      plugins: [devFlag(), esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
-      output: [output('es', 'mjs'), output('cjs', 'cjs')],
-    },
+      plugins: [...(flag ? [devFlag(flag)] : []), esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
+      output: formats.map((format) => output(format, suffix)),
+    })),
     ...['mts', 'cts'].map((ext) => ({
       input,
       external,
       plugins: [dts({ tsconfig: resolve('../../tsconfig.base.json'), compilerOptions: { paths: {} } })],
-      output: { dir: 'dist', entryFileNames: `[name].d.${ext}`, format: 'es' },
+      output: {
+        dir: 'dist',
+        entryFileNames: `[name].d.${ext}`,
+        format: 'es',
+        paths: options.self ? { [pkg.name]: `./index.${ext === 'mts' ? 'mjs' : 'cjs'}` } : undefined,
+      },
     })),
     ...(options.extra ?? []),
   ];

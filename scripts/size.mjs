@@ -1,13 +1,17 @@
 // Prints min+gzip sizes of what a host actually ships, next to each budget.
-// Each entry is bundled from the built ESM output with rollup, tree-shaken to the named
-// imports, minified with terser and gzipped at level 9. Frameworks (and, for adapters, the
-// core) are left out, as the budgets are "beyond the core and the framework".
+// Each entry imports the built packages by their names, as a host's code does, and is bundled
+// with rollup, resolved as a host's bundler resolves them in each mode (the `production` or
+// `development` export condition, as Vite, webpack and rollup's node-resolve do, and
+// `process.env.NODE_ENV` replaced), tree-shaken to the named imports, minified with terser and
+// gzipped at level 9. Frameworks (and, for adapters, the core) are left out, as the budgets are
+// "beyond the core and the framework".
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { rollup } from 'rollup';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 
 const root = resolve(import.meta.dirname, '..');
@@ -18,22 +22,26 @@ const entries = [
   {
     label: 'core: embedDashboard (all it needs, validators included)',
     pkg: 'core',
-    code: `export { embedDashboard } from '${dist('core')}';`,
+    code: `export { embedDashboard } from '@platform-embed/core';`,
     budget: 4000,
   },
-  { label: 'core: everything', pkg: 'core', code: `export * from '${dist('core')}';` },
-  { label: 'core: parseMessage + createAction only', pkg: 'core', code: `export { parseMessage, createAction } from '${dist('core')}';` },
+  { label: 'core: everything', pkg: 'core', code: `export * from '@platform-embed/core';` },
+  {
+    label: 'core: parseMessage + createAction only',
+    pkg: 'core',
+    code: `export { parseMessage, createAction } from '@platform-embed/core';`,
+  },
   {
     label: 'react adapter (beyond core and react)',
     pkg: 'react',
-    code: `export * from '${dist('react')}';`,
+    code: `export * from '@platform-embed/react';`,
     budget: 1000,
     external: ['react', 'react-dom', '@platform-embed/core'],
   },
   {
     label: 'vue adapter (beyond core and vue)',
     pkg: 'vue',
-    code: `export * from '${dist('vue')}';`,
+    code: `export * from '@platform-embed/vue';`,
     budget: 1000,
     external: ['vue', '@platform-embed/core'],
   },
@@ -54,7 +62,7 @@ const entries = [
     external: ['@angular', '@platform-embed/core'],
     angular: true,
   },
-  { label: 'server client (node/edge)', pkg: 'server', code: `export * from '${dist('server')}';` },
+  { label: 'server client (node/edge)', pkg: 'server', code: `export * from '@platform-embed/server';` },
   {
     label: 'script tag bundle (everything)',
     pkg: 'element',
@@ -64,11 +72,12 @@ const entries = [
   },
 ];
 
-// A host's production bundler replaces `process.env.NODE_ENV`, which drops every development-only
-// check and message (see packages/core/src/env.d.ts); the development figure keeps them.
+// A host's bundler resolves the packages with its mode's export condition (the production build
+// has no development-only check or message, see packages/core/src/env.d.ts) and replaces
+// `process.env.NODE_ENV` (read by packages built once for both modes).
 const nodeEnv = (mode) => ({
   name: 'node-env',
-  transform: (code) => (mode === 'production' ? code.replaceAll('process.env.NODE_ENV', '"production"') : null),
+  transform: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', JSON.stringify(mode)) : null),
 });
 
 /**
@@ -124,7 +133,13 @@ async function measure(entry, mode) {
     input: 'entry',
     external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
     plugins: [
-      { name: 'entry', resolveId: (id) => (id === 'entry' ? id : null), load: (id) => (id === 'entry' ? entry.code : null) },
+      // The entry is a module of the repository's root, which depends on the packages (pnpm links them).
+      {
+        name: 'entry',
+        resolveId: (id) => (id === 'entry' ? resolve(root, 'entry.mjs') : null),
+        load: (id) => (id === resolve(root, 'entry.mjs') ? entry.code : null),
+      },
+      nodeResolve({ browser: true, exportConditions: [mode] }),
       nodeEnv(mode),
       ...(angular ? [angular.link] : []),
       terser({ compress: { passes: 2, global_defs: angular?.globals ?? {} }, format: { comments: false } }),

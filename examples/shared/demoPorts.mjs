@@ -15,8 +15,7 @@ export const DEMO_PORTS = [
 
 const HOW_TO_CHOOSE =
   'Choose other ports with environment variables (0 picks a free one), for example:\n' +
-  '  MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 pnpm demo\n' +
-  '(NEXT_PORT moves the Next.js host, 5174 by default)';
+  '  MOCK_PORT=4200 HTML_PORT=5271 REACT_PORT=5272 VUE_PORT=5273 NEXT_PORT=5274 pnpm demo';
 
 /**
  * The demo's ports from the environment, or a message saying which variable is not a port.

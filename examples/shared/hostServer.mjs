@@ -64,9 +64,9 @@ export async function startHost(options) {
     mode: platform.mode,
     host: options.name,
   });
-  const mounts = Object.entries({ '/demo.css': resolve(import.meta.dirname, 'demo.css'), ...options.mounts }).sort(
-    (a, b) => b[0].length - a[0].length,
-  );
+  // The shared stylesheet and icon (every page links /favicon.svg: no request for /favicon.ico).
+  const shared = { '/demo.css': resolve(import.meta.dirname, 'demo.css'), '/favicon.svg': resolve(import.meta.dirname, 'favicon.svg') };
+  const mounts = Object.entries({ ...shared, ...options.mounts }).sort((a, b) => b[0].length - a[0].length);
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://host');

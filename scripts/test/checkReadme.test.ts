@@ -30,3 +30,21 @@ test('the README check fails on a broken block, naming the README, the line and 
     /^readme-check: 5 blocks checked \(3 ts, 0 tsx, 2 vue; .*\), 1 skipped: scripts\/test\/fixtures\/README\.md:\d+; 7 errors$/m,
   );
 }, 120_000);
+
+test("a prelude's types= checks its blocks against that runtime's types, in a program no other block sees", () => {
+  const readme = `${fixtures}/runtimes.md`;
+  const { status, stdout, stderr } = spawnSync(process.execPath, [script, '--preludes', fixtures, readme], { encoding: 'utf8' });
+  const broken = readFileSync(readme, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => (/BROKEN:/.test(line) ? [i + 1] : []));
+  const reported = stderr
+    .split('\n')
+    .filter((line) => line.includes(' - error TS'))
+    .map((line) => Number(/^scripts\/test\/fixtures\/runtimes\.md:(\d+):/.exec(line)?.[1]));
+  expect(status).toBe(1);
+  expect([...new Set(reported)].sort((a, b) => a - b)).toEqual(broken);
+  // The Deno block: Deno.env.get is known (string | undefined), the assignment is what fails.
+  expect(stderr).toMatch(/runtimes\.md:\d+:\d+ - error TS2322: Type 'string' is not assignable to type 'number'/);
+  expect(stderr).toMatch(/runtimes\.md:\d+:\d+ - error TS2304: Cannot find name 'Deno'/);
+  expect(stdout).toMatch(/1 with the types node,deno in a program of their own/);
+}, 120_000);

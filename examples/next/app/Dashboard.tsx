@@ -48,7 +48,6 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
   const [theme, setTheme] = useState<EmbedTheme>();
   const [locale, setLocale] = useState<string>();
   const [filters, setFilters] = useState<Filters>();
-  const [path, setPath] = useState<string>();
 
   // The ref is the embed's handle, the same object for the component's whole life.
   useEffect(() => {
@@ -70,7 +69,9 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
     ['theme', 'Brand theme', () => setTheme(BRAND)],
     ['locale', 'es-MX', () => setLocale('es-MX')],
     ['filter', 'Filter: completed', () => setFilters(COMPLETED)],
-    ['navigate', 'Go to revenue', () => setPath('/widgets/revenue')],
+    // A button is a command: `navigate()` goes there every time, even after the viewer navigated
+    // away in the embed. A `path` prop is state: it sends only when its value changes.
+    ['navigate', 'Go to revenue', () => dashboard.current?.navigate('/widgets/revenue')],
     ['refresh', 'Refresh', () => dashboard.current?.refresh()],
     ['reload', 'Reload (new session)', () => dashboard.current?.reload().catch(() => {})],
   ];
@@ -106,7 +107,6 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
               theme={theme}
               locale={locale}
               filters={filters}
-              path={path}
               // The catch-all: every validated event, typed as the union of the catalog's envelopes.
               onEvent={(message: EventMessage | UnknownEventMessage) =>
                 setLog((entries) => [

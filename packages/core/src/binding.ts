@@ -2,6 +2,7 @@ import { createEmbed, type EmbedHandle } from './embed';
 import type { EmbedBindingOptions } from './embedOptions';
 import type { Surface } from './protocol';
 import type { Unsubscribe } from './registry';
+import { keepers } from './parking';
 import { IDLE, type EmbedState } from './status';
 
 export { IDLE } from './status';
@@ -25,23 +26,45 @@ export interface EmbedBinding<S extends Surface = Surface> {
    */
   mount(container: HTMLElement, options: EmbedBindingOptions<S>): EmbedHandle<S>;
   /**
-   * Destroys the controller, unless a `mount` follows in the same task: React StrictMode's
-   * simulated unmount and a DOM move keep the same controller, its iframe and its session.
+   * The component is gone, or hidden: destroys the controller, unless
+   * - a `mount` follows in the same task (React StrictMode's simulated unmount, a DOM move): the
+   *   same controller goes on, with its iframe and its session;
+   * - it has `keepAlive`: it is parked (see `keepAlive`), for the next component with its name;
+   * - its container stays in the document, not rendered (React's `<Activity mode="hidden">`,
+   *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays as it is, for
+   *   the next `mount`, and is destroyed once its container really leaves the document.
    */
   unmount(): void;
   /** Runs `action` on the controller now, or as soon as it is created (an element's methods before it is connected). */
   act(action: (handle: EmbedHandle<S>) => void): void;
+  /**
+   * The framework is about to move the container out of the document and back later (Vue's
+   * `<KeepAlive>`, Angular's route reuse): the embed moves aside now, with its document where the
+   * browser can (`moveBefore`), and back into the container at the next `mount`.
+   */
+  detach(): void;
 }
 
 // The component's options go to the core as they are (the core checks them): one untyped boundary.
 type Untyped = (options: object) => void;
 
-/** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue` and `element`. */
+// A container still in the document under `display: none` (what React's <Activity mode="hidden">
+// and Next.js routes with cacheComponents do to a route left): hidden, not gone.
+const hidden = (box: HTMLElement) => {
+  for (let node: HTMLElement | null = box; node; node = node.parentElement)
+    if (getComputedStyle(node).display == 'none') return box.isConnected;
+  return false;
+};
+
+/** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`. */
 export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   // The current controller; after unmount the destroyed one, whose state the binding reports.
   let handle: EmbedHandle<S> | null = null;
   let keys: string[] = [];
   let leaving = 0;
+  let container: HTMLElement | undefined;
+  // Watches a hidden container for its real removal.
+  let watcher: MutationObserver | undefined;
   const early: ((handle: EmbedHandle<S>) => void)[] = [];
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
@@ -59,15 +82,18 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    mount(container, { surface, ...options }) {
+    mount(box, { surface, ...options }) {
       leaving++;
-      const next: Record<string, unknown> = { ...options, container };
+      watcher?.disconnect();
+      container = box;
+      const next: Record<string, unknown> = { ...options, container: box };
       // An option the component no longer passes is removed, as if set to undefined.
       for (const key of keys) if (!(key in next)) next[key] = undefined;
       if (live()?.surface != surface) drop();
       const current = live();
       if (current) (current.update as Untyped)(next);
       else {
+        // (Adopts the embed parked under the same keep-alive name, if there is one.)
         handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
         handle.subscribe(notify);
         early.splice(0).forEach((action) => action(handle!));
@@ -78,13 +104,34 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     },
     unmount() {
       const at = ++leaving;
-      // A mount in the same task bumps `leaving`: the unmount was undone.
-      queueMicrotask(() => at == leaving && drop());
+      const current = live();
+      // keepAlive: parked now, while its iframe is still in the document (a framework removes
+      // the container right after this call; a mount in the same task takes it back).
+      const parked = !!current && keepers.get(current)!.park();
+      queueMicrotask(() => {
+        // A mount in the same task bumps `leaving`: the unmount was undone.
+        if (at != leaving) return;
+        // The lot has it now: this component lets go.
+        if (parked) return void ((handle = null), (keys = []));
+        if (!container || !hidden(container)) return drop();
+        // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
+        const box = container;
+        watcher = new MutationObserver(() => {
+          if (box.isConnected) return;
+          watcher!.disconnect();
+          if (at == leaving) drop();
+        });
+        watcher.observe(document, { childList: true, subtree: true });
+      });
     },
     act(action) {
       const current = live();
       if (current) action(current);
       else early.push(action);
+    },
+    detach() {
+      const current = live();
+      if (current) keepers.get(current)!.stow();
     },
   };
 }

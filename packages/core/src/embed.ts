@@ -11,10 +11,11 @@ import type {
 } from './embedOptions';
 import { EmbedError, ErrorCode } from './errors';
 import { present } from './frame';
-import { createHandlers } from './handlers';
+import { NO_HANDLERS, createHandlers } from './handlers';
 import { createHostState } from './hostState';
 import { createLazyStart } from './lazyStart';
 import { createLoadAttempt, type Fail } from './loadAttempt';
+import { adopt, canMove, keepAliveName, keepers, move, park as parkIn, parkedUnder, slot, unpark } from './parking';
 import { planUpdate } from './planUpdate';
 import {
   EVENT_PREFIX,
@@ -162,6 +163,9 @@ export interface EmbedHandle<S extends Surface = Surface> {
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
   if (typeof document == 'undefined')
     throw new EmbedError(ErrorCode.NoDom, __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
+  // An embed parked under the same keep-alive name goes on here: the same handle, these options.
+  const adopted = adopt(surface, options as AnyOptions);
+  if (adopted) return adopted as EmbedHandle<S>;
   let o = {} as AnyOptions;
   let origin = '';
   let container!: HTMLElement;
@@ -196,6 +200,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       log(failure.message);
       status.set('error', failure);
       status.settle(null, failure);
+      // A parked embed never shows an error box anywhere: it goes.
+      if (parkedAs) handle.destroy();
     }
   };
 
@@ -271,10 +277,47 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     if (plan.retarget) host.keep('path', next.path);
     plan.removed.forEach(([name, members]) => host.forget(name, members));
     plan.changes.forEach(({ name, value, member }) => host.keep(name, value, member));
-    if (plan.reload) return load();
-    plan.changes.forEach(({ message }) => dispatch(message, true));
     const frame = attempt.frame();
+    const reload = plan.reload || (plan.move && frame && !canMove());
+    if (reload) load();
+    else if (plan.move && frame) move(container, frame.iframe);
+    // Shown somewhere else: out of the lot.
+    if (stowedIn && container != stowedIn) {
+      stowedIn.remove();
+      parkedAs = stowedIn = void unpark(parkedAs, handle);
+    }
+    if (reload) return;
+    plan.changes.forEach(({ message }) => dispatch(message, true));
     if (plan.restyle && frame) present(frame.iframe, o, surface);
+  };
+
+  // Out of its container into a slot of the page's lot (parking.ts): with its frame where the
+  // browser can move it (a frame still to come mounts there), else cold: no frame, loaded again
+  // where it is shown next.
+  let stowedIn: HTMLElement | undefined;
+  const stow = (place?: HTMLElement) => {
+    if (stowedIn) return;
+    const frame = attempt.frame();
+    const { width, height } = container.getBoundingClientRect();
+    o = { ...o, container: (container = stowedIn = place ?? slot(width, height)) };
+    // (A frame a framework has already taken out of the document has lost its document: cold.)
+    if (frame?.iframe.isConnected && canMove()) move(container, frame.iframe);
+    else if (frame || isStatus('idle') || !canMove()) {
+      end();
+      attempt.remove();
+      status.set('idle');
+    }
+  };
+  // keepAlive: stowed, and parked under its name for the next embed with it. Its component is
+  // gone: so are the component's handlers (`on()` subscribers stay).
+  let parkedAs: string | undefined;
+  const park = (place?: HTMLElement) => {
+    const name = keepAliveName(surface, o);
+    if (!name || parkedAs || isStatus('destroyed')) return !!parkedAs;
+    stow(place);
+    o = { ...o, ...NO_HANDLERS };
+    parkIn((parkedAs = name), handle);
+    return true;
   };
 
   const send = (type: string, payload?: unknown) => {
@@ -312,8 +355,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     },
     destroy() {
       if (isStatus('destroyed')) return;
+      unpark(parkedAs, handle);
       end();
       attempt.remove();
+      stowedIn?.remove();
       handlers.ready(undefined);
       host.clear();
       status.settle(null, destroyed('wait for ready'));
@@ -322,9 +367,37 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       status.clear();
     },
   } as unknown as EmbedHandle<S>;
+  keepers.set(handle, { park, stow });
   // The options' kept state is the first host state: validated as actions, kept for every load.
   planUpdate({} as AnyOptions, o, Object.keys(o), true).changes.forEach(({ name, value, member }) => host.keep(name, value, member));
   load();
+  return handle;
+}
+
+/**
+ * Loads an embed before anything shows it, parked in the page's lot, for example when the viewer
+ * hovers the link to the dashboard's route: the session is minted and the iframe loads off-screen.
+ * The first component, element or `embed*()` call with the same keep-alive name adopts it,
+ * usually already `ready`: no session minted, no wait. Preloading a name already parked returns
+ * that embed. `keepAlive` defaults to `true` (the name derived from what is embedded); `loading`
+ * is always eager; an `initialSession` (minted by the server) serves the preload. Where the
+ * browser has no `moveBefore` (Safari), a frame cannot move without loading again, so nothing is
+ * minted or loaded before the adopter shows it.
+ * @example
+ * ```ts
+ * link.addEventListener('pointerenter', () =>
+ *   preload('dashboard', { baseUrl, publicId: 'sales-overview', session: () => fetch('/api/embed-session', { method: 'POST' }) }),
+ * );
+ * // later, on the route: <PlatformDashboard keepAlive baseUrl={baseUrl} publicId="sales-overview" session={...} />
+ * ```
+ */
+export function preload<S extends Surface>(surface: S, options: Omit<EmbedOptionsMap[S], 'container'>): EmbedHandle<S> {
+  const settings = { keepAlive: true, ...options, loading: 'eager' } as AnyOptions;
+  const waiting = parkedUnder(keepAliveName(surface, settings));
+  if (waiting?.surface == surface) return waiting as EmbedHandle<S>;
+  const place = slot(0, 0);
+  const handle = createEmbed(surface, { ...settings, container: place } as EmbedOptionsMap[S]);
+  keepers.get(handle)!.park(place);
   return handle;
 }
 

@@ -42,15 +42,18 @@ export const RELOAD = 1;
 export const RETARGET = 2;
 /** Applied to the current iframe (title, class, style). */
 export const PRESENT = 3;
-/** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET} or {@link PRESENT}. */
-export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof PRESENT;
+/** The iframe moves into the new container, keeping its document where the browser can (`moveBefore`); else a reload there. */
+export const MOVE = 4;
+/** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET}, {@link PRESENT} or {@link MOVE}. */
+export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof PRESENT | typeof MOVE;
 
 /**
  * How a custom element reads an option from its attribute: as is (`string`), a flag (present,
  * `""` or `"true"` is true, `"false"` false), a JSON object (`json`), a number of milliseconds
- * (`number`), or a number of retries or `"false"` (`retry`).
+ * (`number`), a number of retries or `"false"` (`retry`), or a flag that may be a name instead
+ * (`flagOrName`: present, `""` or `"true"` is true, `"false"` false, any other value the name).
  */
-export type AttributeKind = 'string' | 'flag' | 'json' | 'number' | 'retry';
+export type AttributeKind = 'string' | 'flag' | 'json' | 'number' | 'retry' | 'flagOrName';
 
 /** How one of the SDK's own options is declared. */
 export interface EmbedOptionSpec {
@@ -73,7 +76,8 @@ export interface EmbedOptionSpec {
 /** The SDK's own options, declared once. See {@link EmbedOptionSpec}. */
 export const EMBED_OPTIONS = {
   // What is embedded, and where.
-  container: { check: 'element or CSS selector', change: RELOAD },
+  // A new container is where the iframe moves, keeping its document (`moveBefore`), else it reloads there.
+  container: { check: 'element or CSS selector', change: (_value: unknown, idle: boolean) => (idle ? RELOAD : MOVE) },
   // Checked where it is used, in every build (normalizeBaseUrl names the fix).
   baseUrl: { change: RETARGET, attribute: 'string' },
   publicId: {
@@ -105,6 +109,8 @@ export const EMBED_OPTIONS = {
     change: (_value: unknown, idle: boolean) => (idle ? RELOAD : SWAP),
     attribute: 'string',
   },
+  // Kept alive (parking.ts) when nothing shows it: true names it by what it embeds.
+  keepAlive: { check: 'boolean|non-empty string?', default: false, attribute: 'flagOrName' },
   // How failures are handled and reported.
   retry: { check: 'integer>=0|boolean?', always: true, default: RETRY_COUNT, attribute: 'retry' },
   sessionTimeout: { check: 'number>=0?', always: true, default: SESSION_TIMEOUT, attribute: 'number' },
@@ -208,6 +214,17 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Logs mounts, events and actions; `true` uses `console.debug`. Session ids are redacted. @default false */
   debug?: boolean | ((...args: unknown[]) => void);
+  /**
+   * Keeps the embed alive when its component unmounts, its element is removed or a framework
+   * detaches it: it is parked (its iframe moved into a hidden page-level lot with `moveBefore`,
+   * keeping its document, session and state), and the next embed with the same name adopts it
+   * at once: the same handle, no new session, the new options applied as `update()`. `true`
+   * names it by what it embeds (surface, tenant, dashboard or deployment); a string names it.
+   * Where the browser has no `moveBefore` (Safari), the parked embed keeps its handle and state
+   * and loads again, with a fresh session, when adopted. See {@link configureParking}.
+   * @default false
+   */
+  keepAlive?: boolean | string;
 }
 
 /** Options of {@link embedDashboard}. */

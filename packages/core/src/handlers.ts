@@ -13,6 +13,10 @@ import { createRegistry, type Unsubscribe } from './registry';
 const noop = () => {};
 // The handler option of each event of the catalog.
 const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
+/** The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()` subscribers stay). */
+export const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries(
+  [...PROPS.values(), 'onEvent', 'onDiagnostic'].map((prop) => [prop, undefined]),
+);
 
 /** Creates the handlers of one embed, reading the handler options through `options`. */
 export function createHandlers(options: () => AnyOptions) {

@@ -99,5 +99,6 @@ export {
 export { listenerCount } from './listener';
 export { actionHelpers } from './actionHelpers';
 export { IDLE, type EmbedState, type EmbedStatus } from './status';
-export { createEmbed, embedApp, embedChat, embedDashboard, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
+export { configureParking, parkedCount, type ParkingLimits } from './parking';
+export { createEmbed, embedApp, embedChat, embedDashboard, preload, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
 export { createBinding, type EmbedBinding } from './binding';

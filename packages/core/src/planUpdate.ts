@@ -1,4 +1,14 @@
-import { EMBED_OPTIONS, PRESENT, RELOAD, RETARGET, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
+import {
+  EMBED_OPTIONS,
+  MOVE,
+  PRESENT,
+  RELOAD,
+  RETARGET,
+  SWAP,
+  type AnyOptions,
+  type ChangeKind,
+  type EmbedOptionSpec,
+} from './embedOptions';
 import { keptChanges, type KeptChange } from './hostState';
 import { KEPT_STATE, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS } from './launchOptions';
@@ -20,6 +30,8 @@ export interface Plan {
   retarget: boolean;
   /** The current iframe's title, class or style changed. */
   restyle: boolean;
+  /** The container changed: the iframe moves there. */
+  move: boolean;
   /** The kept values to set, each with its (validated) action. */
   changes: KeptChange[];
   /** The members of keyed kept options that were removed. */
@@ -38,7 +50,7 @@ const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
  * @throws {EmbedError} `invalid-action` when a kept value does not fit its action
  */
 export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterable<string>, idle: boolean): Plan {
-  const plan: Plan = { reload: false, retarget: false, restyle: false, changes: [], removed: [] };
+  const plan: Plan = { reload: false, retarget: false, restyle: false, move: false, changes: [], removed: [] };
   for (const name of names) {
     if (same(before[name], after[name])) continue;
     if (Object.hasOwn(KEPT_STATE, name)) {
@@ -54,6 +66,7 @@ export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterabl
     if (change == RETARGET) plan.retarget = plan.reload = true;
     else if (change == RELOAD) plan.reload = true;
     else if (change == PRESENT) plan.restyle = true;
+    else if (change == MOVE) plan.move = true;
   }
   return plan;
 }

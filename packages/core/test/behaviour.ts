@@ -1,6 +1,7 @@
 import { describe, expect, test, vi, type Mock } from 'vitest';
 import type { DashboardEmbedOptions, EmbedHandle } from '../src/index';
-import { BASE, emit, iframes, mintSessions, payload, settle } from './helpers';
+import { configureParking } from '../src/index';
+import { BASE, deliver, emit, envelope, iframes, mintSessions, payload, settle, withMoveBefore } from './helpers';
 
 /*
  * One behaviour table, run against the core and every binding, so that they cannot drift
@@ -182,5 +183,43 @@ export function behaviourTable(driver: Driver): void {
       ]);
       await driver.unmount();
     });
+
+    // The core alone has no component whose end would park it.
+    if (driver.name != 'core')
+      test('keepAlive: unmounted and mounted again with its name, the same handle goes on (no new session where the frame could move)', async () => {
+        const moveBefore = withMoveBefore();
+        try {
+          const session = mintSessions();
+          const base: Options = { baseUrl: BASE, publicId: 'sales', session, keepAlive: `row-${driver.name}` };
+          await driver.mount(base);
+          const handle = driver.handle();
+          const iframe = iframes()[0]!;
+          const win = iframe.contentWindow;
+          emit(iframe, 'ready', payload('ready'));
+          await driver.unmount();
+          expect(handle.getState().status).not.toBe('destroyed');
+          // (jsdom gave the moved frame a new window; the one the SDK kept is spied on, not called.)
+          const post = vi.spyOn(win!, 'postMessage').mockImplementation(() => {});
+          await driver.mount({ ...base, colorScheme: 'dark' });
+          expect(driver.handle()).toBe(handle);
+          if (driver.name == 'element') {
+            // An element is removed before it hears of it: its frame is gone, the handle and host state stay, a fresh session loads.
+            expect(session).toHaveBeenCalledTimes(2);
+          } else {
+            // Parked before the framework removed the container: the same iframe, its document kept.
+            expect(iframes()).toEqual([iframe]);
+            expect(session).toHaveBeenCalledOnce();
+            expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+            await driver.update({ ...base, colorScheme: 'light' });
+            expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }, { scheme: 'light' }]);
+            deliver(envelope('navigate', { path: '/x' }), win);
+          }
+        } finally {
+          await driver.unmount();
+          configureParking({ max: 0 });
+          configureParking({ max: 3 });
+          moveBefore.restore();
+        }
+      });
   });
 }

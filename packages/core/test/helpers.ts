@@ -111,3 +111,20 @@ export function fakeEvent(source: unknown, origin: string, data: unknown) {
   } as unknown as MessageEvent;
   return { event, reads };
 }
+
+/**
+ * Gives jsdom a `moveBefore` (it has none) for the duration of a test; returns the moves and a
+ * way to take it away. jsdom gives a moved iframe a new window, where a real move keeps the
+ * document: tests post from the window the frame had, which the SDK still routes.
+ */
+export function withMoveBefore(): { moves: [Element, Node][]; restore(): void } {
+  const moves: [Element, Node][] = [];
+  Object.defineProperty(Element.prototype, 'moveBefore', {
+    configurable: true,
+    value(this: Element, node: Node, child: Node | null) {
+      moves.push([this, node]);
+      this.insertBefore(node, child);
+    },
+  });
+  return { moves, restore: () => void delete (Element.prototype as { moveBefore?: unknown }).moveBefore };
+}

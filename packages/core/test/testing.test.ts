@@ -37,18 +37,34 @@ describe('installFakePlatform', () => {
     expect(fake.embeds).toEqual([embed]);
   });
 
-  test('emit(): typed handlers get the payload; an invalid payload is refused by the real validation', async () => {
-    const onDiagnostic = vi.fn<(d: Diagnostic) => void>();
+  test('emit(): typed handlers get the payload', async () => {
     const onDrilldown = vi.fn();
-    const h = dashboard({ onDiagnostic, onDrilldown });
+    const h = dashboard({ onDrilldown });
     const seen = vi.fn();
     h.on('drilldown', seen);
     const embed = await fake.ready();
     await embed.emit('drilldown', { member: 'orders.count', value: 3 });
     expect(onDrilldown).toHaveBeenCalledWith({ member: 'orders.count', value: 3 }, expect.objectContaining({ surface: 'dashboard' }));
     expect(seen).toHaveBeenCalledTimes(1);
-    await embed.emit('drilldown', { member: 42 } as never);
-    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  test('emit() with a payload the catalog refuses, or an unknown event, rejects at the caller (the SDK would drop it); post() sends it to the real validation', async () => {
+    const onDiagnostic = vi.fn<(d: Diagnostic) => void>();
+    const onDrilldown = vi.fn();
+    dashboard({ onDiagnostic, onDrilldown });
+    const embed = await fake.ready();
+    await expect(embed.emit('drilldown', { member: 42 } as never)).rejects.toThrow(
+      /embed\.emit\("drilldown"\): "member" must be string \(got 42\)\. The SDK would drop this event.*embed\.post/,
+    );
+    await expect(embed.emit('drilldwon' as never, { member: 'orders.count' } as never)).rejects.toThrow(
+      /"drilldwon" is not an event of the catalog \(ready, .*drilldown/,
+    );
+    await expect(embed.emit('drilldown', 'orders.count' as never)).rejects.toThrow('the payload must be an object');
+    await expect(embed.ready({ deploymentId: 'one' as never })).rejects.toThrow('"deploymentId" must be');
+    expect(onDrilldown).not.toHaveBeenCalled();
+    expect(onDiagnostic).not.toHaveBeenCalled();
+    await embed.post(envelope('drilldown', { member: 42 }));
+    expect(onDrilldown).not.toHaveBeenCalled();
     expect(onDiagnostic).toHaveBeenCalledWith({ kind: 'invalid-message', reason: expect.stringContaining('"member" must be string') });
   });
 
@@ -187,5 +203,76 @@ describe('installFakePlatform', () => {
     const waiting = fake.ready();
     fake.uninstall();
     await expect(waiting).rejects.toThrow('uninstalled');
+  });
+
+  test("the default wait, 3 s, outlasts the SDK's longest retry delay (2 s) and ends before the runners' default test timeout (5 s)", async () => {
+    vi.useFakeTimers();
+    try {
+      const waiting = fake.next();
+      const outcome = vi.fn();
+      waiting.then(outcome, outcome);
+      await vi.advanceTimersByTimeAsync(2999);
+      expect(outcome).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toHaveBeenCalledWith(
+        expect.objectContaining({ message: expect.stringContaining('no embed mounted within 3000 ms') }),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('each ready() or next() call may wait a time of its own, and the message says how', async () => {
+    await expect(fake.next({ timeout: 30 })).rejects.toThrow(/within 30 ms.*fake\.next\(\{ timeout \}\)/);
+    await expect(fake.ready(undefined, { timeout: 10 })).rejects.toThrow('within 10 ms');
+    const h = dashboard();
+    expect(await fake.ready(undefined, { timeout: 1000 })).toMatchObject({ iframe: h.iframe });
+  });
+
+  test('embed.actions read before ready: the SDK holds actions until then, and the kit says so once; isReady tells', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const h = dashboard({ colorScheme: 'dark' });
+      const embed = await fake.next();
+      expect(embed.isReady).toBe(false);
+      expect(embed.actions).toEqual([]);
+      expect(embed.actions).toEqual([]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/embed\.actions was read before this embed was answered with ready.*await fake\.ready\(\)/);
+      await embed.ready();
+      expect(embed.isReady).toBe(true);
+      expect(embed.actions).toEqual([{ type: 'set-color-scheme', payload: { scheme: 'dark' } }]);
+      // A reload is a new load: not ready until answered again.
+      void h.reload();
+      await fake.next();
+      expect(embed.isReady).toBe(false);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  test('a second installFakePlatform() without uninstall() warns, and uninstalls the first (only the new one answers)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const first = fake;
+      const waiting = first.next();
+      fake = installFakePlatform();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(
+        /installFakePlatform\(\) was called while another fake platform is installed: call fake\.uninstall\(\) after each test/,
+      );
+      await expect(waiting).rejects.toThrow('uninstalled');
+      const h = dashboard();
+      await fake.ready();
+      expect(h.getState().status).toBe('ready');
+      expect(first.embeds).toEqual([]);
+      // After uninstall(), installing again is quiet.
+      fake.uninstall();
+      fake = installFakePlatform();
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * the DOM's (never a React or Vue type by name), so the augmentations compile, and do nothing,
  * in a project without React or Vue installed, even with `skipLibCheck: false`.
  */
-import type { CamelCase, ColorScheme, DefaultOffAttribute, SessionSource } from '@platform-embed/core';
+import type { AttributesOf, CamelCase, ColorScheme, DefaultOffAttribute, SessionSource } from '@platform-embed/core';
 import type { PlatformElementEventMap } from './elementEvents';
 import type { PlatformAppElement, PlatformChatElement, PlatformDashboardElement } from './elements';
 import type { FlagAttribute, JsonAttribute, NumberAttribute, StringAttribute } from './platformElement';
@@ -19,6 +19,9 @@ export type PlatformElementAttributes<Required extends string = never> = {
   [A in FlagAttribute]?: true | 'true' | 'false' | (A extends DefaultOffAttribute ? false : never);
 } & {
   [A in NumberAttribute]?: string | number;
+} & {
+  /** Present (or `true`) for a name derived from what is embedded, or the name itself. */
+  [A in AttributesOf<'flagOrName'>]?: true | string;
 } & {
   'color-scheme'?: ColorScheme;
 };

@@ -40,6 +40,8 @@ const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, mes
 
 function read(kind: AttributeKind, name: string, value: string): unknown {
   switch (kind) {
+    case 'flagOrName':
+      return value == 'false' ? false : value == '' || value == 'true' || value;
     case 'flag':
       if (value == 'false') return false;
       if (value == '' || value == 'true') return true;
@@ -179,6 +181,9 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     // Deferred: a move in the DOM (disconnect then connect in one task) keeps the embed.
     this.#schedule();
   }
+
+  /** @internal Moved with `moveBefore`: nothing happens to the embed (its iframe keeps its document). */
+  connectedMoveCallback(): void {}
 
   /** @internal */
   attributeChangedCallback(_name: string, old: string | null, value: string | null): void {

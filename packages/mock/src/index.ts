@@ -4,7 +4,7 @@
  *
  * @module @platform-embed/mock
  */
-export { startMockPlatform, type MockPlatform, type MockPlatformOptions } from './startMockPlatform';
+export { startMockPlatform, type MockPlatform, type MockPlatformOptions, type MockThrottle } from './startMockPlatform';
 export { MockPlatformError, MockPlatformErrorCodes, type MockPlatformErrorCode } from './mockPlatformError';
 export {
   PlatformState,

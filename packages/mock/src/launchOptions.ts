@@ -24,6 +24,13 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Whether a keyed option's value follows the rule of the table: one of a list, or a non-empty string. */
+function valueFollowsRule(value: string, rule: LaunchOptionSpec['value']): boolean {
+  if (Array.isArray(rule)) return rule.includes(value);
+  if (rule === 'non-empty string') return value.trim() !== '';
+  return true;
+}
+
 /**
  * Reads the launch options of an embed URL, derived from the SDK's launch-option table
  * (`LAUNCH_OPTIONS`), so the mock and the SDK cannot disagree: a flag takes the value opposite
@@ -48,8 +55,7 @@ export function readLaunchOptions(params: URLSearchParams, controls: DashboardCo
     const member = key.slice(spec.prefix!.length);
     const rule = spec.value;
     const parsed = rule === 'JSON object such as {"value":"completed"}' ? parseJsonObject(value) : value;
-    const valid =
-      parsed !== undefined && (Array.isArray(rule) ? rule.includes(value) : rule === 'non-empty string' ? value.trim() !== '' : true);
+    const valid = parsed !== undefined && valueFollowsRule(value, rule);
     if (valid && /^[^.]+\.[^.]+$/.test(member) && controls[name]?.includes(member)) members[name]![member] = parsed;
     else result.ignored.push(key);
   }

@@ -146,27 +146,53 @@ interface ExternalUser {
 }
 
 const API_KEY = /^Api-Key\s+(\S+)\s*$/i;
-const fail = (status: number, message: string, extra: { field?: string; rule?: string } = {}): GenerateSessionResult => ({
+const refusal = (status: number, message: string, extra: { field?: string; rule?: string } = {}): GenerateSessionResult => ({
   status,
   body: { message, ...extra },
 });
 
-function valueMatches(type: MockAttributeType, v: unknown): boolean {
-  const all = (check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
-  const str = (x: unknown) => typeof x === 'string';
-  const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
-  return type === 'string'
-    ? str(v)
-    : type === 'number'
-      ? num(v)
-      : type === 'boolean'
-        ? typeof v === 'boolean'
-        : type === 'string_array'
-          ? all(str)
-          : all(num);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isListOf = (value: unknown, isItem: (item: unknown) => boolean) => Array.isArray(value) && value.every(isItem);
+
+/** Whether an attribute value has the attribute's type. */
+function valueMatches(type: MockAttributeType, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return isString(value);
+    case 'number':
+      return isFiniteNumber(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string_array':
+      return isListOf(value, isString);
+    default:
+      // number_array
+      return isListOf(value, isFiniteNumber);
+  }
 }
 
-const describe = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`);
+/** How a value is named in a message: `an array`, `null`, or `a <typeof>`. */
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
+
+/** An empty catalog, for an embed tenant that does not exist yet. */
+function emptyScope(name: string): Scope {
+  return { name, attributes: new Map(), groups: new Map() };
+}
+
+/** What the check stage of an external user's request found, for the commit stage to store. */
+interface ExternalUserPlan {
+  /** Trimmed and lowercased. */
+  externalId: string;
+  /** The embed tenant of the session, `null` for the account itself. */
+  embedTenant: string | null;
+  /** The user, when it exists already. */
+  existingUser: ExternalUser | undefined;
+}
 
 /**
  * The platform's tenant state in memory and the stateful rules of generate-session. The
@@ -234,94 +260,153 @@ export class PlatformState {
    * `POST /api/v1/embed/generate-session`: the `Authorization` header value and the parsed body.
    * Checks, in order: the key (401), the static rules (400), the key's scope (403), the
    * deployment (404), the creator-mode flag (403), then the stateful rules (400) and the
-   * external-user limit (403).
+   * external-user limit (403). Nothing is stored unless every check passes: the check stage
+   * only reads, the commit stage only writes.
    */
   generateSession(authorization: string | undefined, body: unknown): GenerateSessionResult {
-    const entry = this.authenticate(authorization);
-    if ('status' in entry) return entry;
+    const key = this.authenticate(authorization);
+    if ('status' in key) return key;
     const checked = validateSessionRequest(body);
-    if (!checked.ok) return fail(400, checked.message, { field: checked.field, rule: checked.rule });
-    const r: GenerateSessionRequest = checked.request;
-    if (entry.deployments && !entry.deployments.includes(r.deploymentId))
-      return fail(403, `This API key is not authorized for deployment ${r.deploymentId}`);
-    if (!this.options.deployments.includes(r.deploymentId)) return fail(404, `Deployment ${r.deploymentId} not found`);
-    if (r.creatorMode && this.options.useCreatorMode === false)
-      return fail(403, 'Creator mode is not enabled for this account (tenant flag useCreatorMode)');
-    const embedTenant = r.embedTenantName ?? null;
+    if (!checked.ok) return refusal(400, checked.message, { field: checked.field, rule: checked.rule });
+    const request = checked.request;
+    const accessRefusal = this.checkAccess(key, request);
+    if (accessRefusal) return accessRefusal;
+    const embedTenant = request.embedTenantName ?? null;
 
-    if (r.internalId !== undefined) {
-      if (!(this.options.internalUsers ?? []).includes(r.internalId))
-        return fail(400, `Internal user "${r.internalId}" not found`, { field: 'internalId' });
-      return this.mint(r, { kind: 'internal', internalId: r.internalId }, embedTenant);
+    if (request.internalId !== undefined) {
+      if (!(this.options.internalUsers ?? []).includes(request.internalId))
+        return refusal(400, `Internal user "${request.internalId}" not found`, { field: 'internalId' });
+      return this.mint(request, { kind: 'internal', internalId: request.internalId }, embedTenant);
     }
 
-    // Creator mode resolves against the embed tenant's scope (which may not exist yet: empty).
-    const existingScope = r.creatorMode ? this.embedTenants.get(embedTenant ?? '') : this.tenant;
-    const scope = existingScope ?? { name: embedTenant ?? '', attributes: new Map<string, Attr>(), groups: new Map<string, Group>() };
+    const plan = this.checkExternalUser(request, embedTenant);
+    if ('status' in plan) return plan;
+    this.commitExternalUser(request, plan);
+    return this.mint(request, { kind: 'external', externalId: plan.externalId }, embedTenant);
+  }
 
+  /** The key's deployment scope (rule 10), the deployment, and the creator-mode tenant flag. */
+  private checkAccess(key: MockApiKey, request: GenerateSessionRequest): GenerateSessionResult | undefined {
+    const { deploymentId } = request;
+    if (key.deployments && !key.deployments.includes(deploymentId))
+      return refusal(403, `This API key is not authorized for deployment ${deploymentId}`);
+    if (!this.options.deployments.includes(deploymentId)) return refusal(404, `Deployment ${deploymentId} not found`);
+    if (request.creatorMode && this.options.useCreatorMode === false)
+      return refusal(403, 'Creator mode is not enabled for this account (tenant flag useCreatorMode)');
+    return undefined;
+  }
+
+  /**
+   * The catalog an external user's names resolve against, as it is now: the embed tenant's
+   * in creator mode (empty when it does not exist yet), else the tenant-wide one (rules 4, 5).
+   */
+  private currentScope(request: GenerateSessionRequest, embedTenant: string | null): Scope {
+    if (!request.creatorMode) return this.tenant;
+    return this.embedTenants.get(embedTenant ?? '') ?? emptyScope(embedTenant ?? '');
+  }
+
+  /** The check stage of an external user's request: the stateful rules, without storing anything. */
+  private checkExternalUser(request: GenerateSessionRequest, embedTenant: string | null): ExternalUserPlan | GenerateSessionResult {
+    const scope = this.currentScope(request, embedTenant);
+    const definitions = request.userAttributeDefinitions ?? [];
     // Rule 6: definitions first, and all of them checked before anything is upserted (rule 8).
-    for (const d of r.userAttributeDefinitions ?? []) {
-      const stored = scope.attributes.get(d.name);
-      if (stored && stored.type !== d.type)
-        return fail(400, `User attribute definition "${d.name}": cannot change type from ${stored.type} to ${d.type}`, {
-          field: 'userAttributeDefinitions',
+    for (const definition of definitions) {
+      const stored = scope.attributes.get(definition.name);
+      if (stored && stored.type !== definition.type)
+        return refusal(
+          400,
+          `User attribute definition "${definition.name}": cannot change type from ${stored.type} to ${definition.type}`,
+          {
+            field: 'userAttributeDefinitions',
+          },
+        );
+    }
+    const attributeType = (name: string) =>
+      scope.attributes.get(name)?.type ?? definitions.find((definition) => definition.name === name)?.type;
+    const groupExists = (name: string) =>
+      scope.groups.has(name) || (request.groupDefinitions ?? []).some((definition) => definition.name === name);
+
+    const values = request.userAttributes ?? [];
+    const missingAttributes = values.filter((attribute) => !attributeType(attribute.name)).map((attribute) => attribute.name);
+    if (missingAttributes.length)
+      return refusal(400, `User attributes not found: ${missingAttributes.join(', ')}`, { field: 'userAttributes' });
+    for (const attribute of values) {
+      const type = attributeType(attribute.name)!;
+      if (attribute.value !== null && !valueMatches(type, attribute.value))
+        return refusal(400, `User attribute "${attribute.name}" is of type ${type}, got ${describeValue(attribute.value)}`, {
+          field: 'userAttributes',
         });
     }
-    const attrType = (name: string) => scope.attributes.get(name)?.type ?? r.userAttributeDefinitions?.find((d) => d.name === name)?.type;
-    const groupKnown = (name: string) => scope.groups.has(name) || !!r.groupDefinitions?.some((g) => g.name === name);
+    const missingGroups = (request.groups ?? []).filter((group) => !groupExists(group));
+    if (missingGroups.length) return refusal(400, `Groups with names ${missingGroups.join(', ')} not found`, { field: 'groups' });
 
-    const values = r.userAttributes ?? [];
-    const missingAttributes = values.filter((a) => !attrType(a.name)).map((a) => a.name);
-    if (missingAttributes.length)
-      return fail(400, `User attributes not found: ${missingAttributes.join(', ')}`, { field: 'userAttributes' });
-    for (const a of values) {
-      const type = attrType(a.name)!;
-      if (a.value !== null && !valueMatches(type, a.value))
-        return fail(400, `User attribute "${a.name}" is of type ${type}, got ${describe(a.value)}`, { field: 'userAttributes' });
+    const externalId = request.externalId!.trim().toLowerCase();
+    const existingUser = this.users.get(externalId);
+    const limit = this.options.maxExternalUsers ?? 10_000;
+    if (!existingUser && this.users.size >= limit)
+      return refusal(403, `External user limit reached: the account already has ${this.users.size} of ${limit} external users`);
+    return { externalId, embedTenant, existingUser };
+  }
+
+  /** The commit stage of an external user's request, which passed every check: stores the catalogs and the user. */
+  private commitExternalUser(request: GenerateSessionRequest, plan: ExternalUserPlan): void {
+    const scope = this.scopeToWrite(request, plan.embedTenant);
+    this.upsertAttributeDefinitions(scope, request.userAttributeDefinitions ?? []);
+    this.upsertGroupDefinitions(scope, request.groupDefinitions ?? []);
+    const user = plan.existingUser ?? this.createUser(plan.externalId, plan.embedTenant);
+    user.embedTenant = plan.embedTenant;
+    if (request.email !== undefined) user.email = request.email;
+    // Rule 2: what is sent overwrites, what is omitted is kept.
+    if (request.userProfile?.displayName !== undefined) user.userProfile.displayName = request.userProfile.displayName;
+    if (request.userProfile?.picture !== undefined) user.userProfile.picture = request.userProfile.picture;
+    for (const attribute of request.userAttributes ?? []) {
+      const id = scope.attributes.get(attribute.name)!.id;
+      if (attribute.value === null) user.values.delete(id);
+      else user.values.set(id, attribute.value);
     }
-    const missingGroups = (r.groups ?? []).filter((g) => !groupKnown(g));
-    if (missingGroups.length) return fail(400, `Groups with names ${missingGroups.join(', ')} not found`, { field: 'groups' });
+    // Rule 5: omitted keeps the memberships, a list replaces them.
+    if (request.groups) user.groups = new Set(request.groups.map((name) => scope.groups.get(name)!.id));
+  }
 
-    const externalId = r.externalId.trim().toLowerCase();
-    let user = this.users.get(externalId);
-    const max = this.options.maxExternalUsers ?? 10_000;
-    if (!user && this.users.size >= max)
-      return fail(403, `External user limit reached: the account already has ${this.users.size} of ${max} external users`);
-
-    // Everything passed: store.
+  /** The scope the commit stage writes to, creating the named embed tenant on first use. */
+  private scopeToWrite(request: GenerateSessionRequest, embedTenant: string | null): Scope {
     if (embedTenant !== null && !this.embedTenants.has(embedTenant)) this.embedTenants.set(embedTenant, this.scope(embedTenant));
-    const target = r.creatorMode ? (this.embedTenants.get(embedTenant ?? '') ?? this.ensureDefaultScope()) : this.tenant;
-    for (const d of r.userAttributeDefinitions ?? []) {
-      const stored = target.attributes.get(d.name);
-      if (stored) for (const f of ['displayName', 'defaultValue', 'description'] as const) stored[f] = d[f] ?? stored[f];
-      else target.attributes.set(d.name, { ...d, id: this.nextId++ });
+    if (!request.creatorMode) return this.tenant;
+    return this.embedTenants.get(embedTenant ?? '') ?? this.ensureDefaultScope();
+  }
+
+  /** Rule 8: a new name is added; an existing one gets the descriptive fields that were sent (its type never changes). */
+  private upsertAttributeDefinitions(scope: Scope, definitions: readonly MockAttributeDefinition[]): void {
+    for (const definition of definitions) {
+      const stored = scope.attributes.get(definition.name);
+      if (!stored) {
+        scope.attributes.set(definition.name, { ...definition, id: this.nextId++ });
+        continue;
+      }
+      for (const field of ['displayName', 'defaultValue', 'description'] as const) stored[field] = definition[field] ?? stored[field];
     }
-    for (const g of r.groupDefinitions ?? []) {
-      const stored = target.groups.get(g.name);
-      if (stored) stored.description = g.description ?? stored.description;
-      else target.groups.set(g.name, { ...g, id: this.nextId++ });
+  }
+
+  /** Rule 7: a new name is added; an existing one gets the description that was sent. */
+  private upsertGroupDefinitions(scope: Scope, definitions: readonly MockGroup[]): void {
+    for (const definition of definitions) {
+      const stored = scope.groups.get(definition.name);
+      if (stored) stored.description = definition.description ?? stored.description;
+      else scope.groups.set(definition.name, { ...definition, id: this.nextId++ });
     }
-    if (!user) this.users.set(externalId, (user = { externalId, userProfile: {}, embedTenant, values: new Map(), groups: new Set() }));
-    user.embedTenant = embedTenant;
-    if (r.email !== undefined) user.email = r.email;
-    if (r.userProfile) {
-      if (r.userProfile.displayName !== undefined) user.userProfile.displayName = r.userProfile.displayName;
-      if (r.userProfile.picture !== undefined) user.userProfile.picture = r.userProfile.picture;
-    }
-    for (const a of values) {
-      const id = target.attributes.get(a.name)!.id;
-      if (a.value === null) user.values.delete(id);
-      else user.values.set(id, a.value);
-    }
-    if (r.groups) user.groups = new Set(r.groups.map((name) => target.groups.get(name)!.id));
-    return this.mint(r, { kind: 'external', externalId }, embedTenant);
+  }
+
+  private createUser(externalId: string, embedTenant: string | null): ExternalUser {
+    const user: ExternalUser = { externalId, userProfile: {}, embedTenant, values: new Map(), groups: new Set() };
+    this.users.set(externalId, user);
+    return user;
   }
 
   /** The API key of an `Authorization` header value, or the 401 answer. */
   authenticate(authorization: string | undefined): MockApiKey | GenerateSessionResult {
     const key = API_KEY.exec(authorization ?? '')?.[1];
-    if (!key) return fail(401, 'Missing or malformed credentials: send the header "Authorization: Api-Key <API_KEY>"');
-    return this.keys.get(key) ?? fail(401, 'Unknown API key');
+    if (!key) return refusal(401, 'Missing or malformed credentials: send the header "Authorization: Api-Key <API_KEY>"');
+    return this.keys.get(key) ?? refusal(401, 'Unknown API key');
   }
 
   private ensureDefaultScope(): Scope {

@@ -37,6 +37,19 @@ export interface MockPlatformOptions extends Omit<PlatformStateOptions, 'deploym
   allowedOrigins?: string[];
 }
 
+/** How {@link MockPlatform.throttle} makes generate-session refuse requests. */
+export interface MockThrottle {
+  /** `429` (rate limited) or `503` (unavailable). @default 429 */
+  status?: 429 | 503;
+  /**
+   * The `Retry-After` header: a number of seconds, or a string sent as it is (an HTTP date, or
+   * something malformed to test a client with); `null` sends none. @default 30
+   */
+  retryAfter?: number | string | null;
+  /** How many calls are refused; the ones after it are answered as usual. @default every call until `throttle(false)` */
+  times?: number;
+}
+
 /** A running mock platform. */
 export interface MockPlatform {
   /** Its origin, e.g. `http://localhost:41234`: the `baseUrl` to give the SDK. */
@@ -64,7 +77,18 @@ export interface MockPlatform {
   readonly externalUserCount: number;
   /** The attribute definitions and groups of the tenant (`null`) or of an embed tenant's scope. */
   catalog(embedTenant: string | null): { userAttributes: MockAttributeDefinition[]; groups: MockGroup[] } | undefined;
-  /** Forgets users, sessions and catalog changes (back to the options), e.g. in `beforeEach`. */
+  /**
+   * Makes generate-session refuse calls as a platform under load does, before it looks at the
+   * key or the body: `429` (or `503`) with `Retry-After`. `throttle(false)` ends it.
+   * @example
+   * ```ts
+   * platform.throttle({ retryAfter: 30, times: 1 }); // the next call answers 429 with Retry-After: 30
+   * ```
+   */
+  throttle(throttle: MockThrottle | false): void;
+  /** How many generate-session calls `throttle` refused since start or the last reset. */
+  readonly throttledCount: number;
+  /** Forgets users, sessions, catalog changes, the throttle and its count (back to the options), e.g. in `beforeEach`. */
   reset(): void;
   /** Stops the server and drops open connections. */
   close(): Promise<void>;
@@ -88,6 +112,17 @@ function normalizeOrigin(value: string): string {
       `allowedOrigins: ${JSON.stringify(value)} is not an origin such as "http://127.0.0.1:5173" (https, or http on localhost)`,
     );
   return origin;
+}
+
+/** The user a session is for: the external id, or the internal username. */
+function sessionUserName(user: SessionSnapshot['user']): string {
+  return user.kind === 'external' ? user.externalId : user.internalId;
+}
+
+/** The host name of the mock's origin: a wildcard address is reached as `localhost`, an IPv6 one in brackets. */
+function originHostOf(listenHost: string): string {
+  if (listenHost === '0.0.0.0' || listenHost === '::') return 'localhost';
+  return listenHost.includes(':') ? `[${listenHost}]` : listenHost;
 }
 
 /**
@@ -132,8 +167,27 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       req.on('error', reject);
     });
 
+  let throttle: MockThrottle | undefined;
+  let throttledCount = 0;
+
+  /** Answers a throttled call; `false` when the call is not throttled. */
+  function answerThrottled(res: ServerResponse): boolean {
+    if (!throttle) return false;
+    const { status = 429, retryAfter = 30 } = throttle;
+    if (throttle.times !== undefined && --throttle.times <= 0) throttle = undefined;
+    throttledCount++;
+    const message = status === 429 ? 'Too many requests: slow down' : 'Service unavailable, try again later';
+    const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': String(retryAfter) };
+    send(res, status, 'application/json; charset=utf-8', JSON.stringify({ message }), headers);
+    return true;
+  }
+
   async function generateSessionRoute(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST') return json(res, 405, { message: 'Use POST' });
+    if (answerThrottled(res)) {
+      req.resume(); // the body is not read
+      return;
+    }
     const text = await readBody(req);
     if (text === null) return json(res, 413, { message: `Body larger than ${MAX_BODY} bytes` });
     // Credentials are checked before the body is even looked at, as the platform does.
@@ -190,8 +244,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
         [...dashboards.values()].find((d) => d.deploymentId === session!.deploymentId) ??
         resolveDashboard({ publicId: 'workbook', title: 'Workbook', deploymentId: session!.deploymentId });
     }
-    const who =
-      session?.user.kind === 'external' ? session.user.externalId : session?.user.kind === 'internal' ? session.user.internalId : undefined;
+    const who = session && sessionUserName(session.user);
     const profile: { displayName?: string; picture?: string } =
       (session?.user.kind === 'external' && state.externalUser(session.user.externalId)?.userProfile) || {};
     page(200, {
@@ -261,7 +314,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     });
   });
   const { port } = server.address() as AddressInfo;
-  const originHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const originHost = originHostOf(host);
 
   const platform: MockPlatform = {
     origin: `http://${originHost}:${port}`,
@@ -279,7 +332,18 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
       return state.externalUserCount;
     },
     catalog: (embedTenant) => state.catalog(embedTenant),
-    reset: () => state.reset(),
+    throttle(next) {
+      const refusesNone = next === false || (next.times !== undefined && !(next.times > 0));
+      throttle = refusesNone ? undefined : { ...next };
+    },
+    get throttledCount() {
+      return throttledCount;
+    },
+    reset: () => {
+      state.reset();
+      throttle = undefined;
+      throttledCount = 0;
+    },
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

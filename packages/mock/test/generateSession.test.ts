@@ -256,3 +256,38 @@ describe('options', () => {
     expect(platform.origin).toBe(`http://127.0.0.1:${port}`);
   });
 });
+
+describe('throttle: a platform under load', () => {
+  it('answers 429 with Retry-After before looking at the key or the body, counts the refusals, and ends', async () => {
+    const p = await start();
+    p.throttle({ retryAfter: 30, times: 2 });
+    const res = await fetch(p.url('/api/v1/embed/generate-session'), { method: 'POST', body: 'not JSON' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    await expect(res.json()).resolves.toEqual({ message: expect.stringMatching(/too many requests/i) });
+    expect((await post(p, ext)).status).toBe(429);
+    expect((await post(p, ext)).status).toBe(200);
+    expect(p.throttledCount).toBe(2);
+    expect(p.sessions()).toHaveLength(1);
+  });
+
+  it('503, an HTTP date or no Retry-After; throttle(false) and reset() end it', async () => {
+    const p = await start();
+    p.throttle({ status: 503, retryAfter: 'Tue, 24 Nov 2026 12:00:00 GMT' });
+    const dated = await postSession(p.origin, JSON.stringify(ext), 'test-key-0123456789');
+    expect(dated.status).toBe(503);
+    p.throttle({ retryAfter: null });
+    const res = await fetch(p.url('/api/v1/embed/generate-session'), { method: 'POST', body: '{}' });
+    expect(res.status).toBe(429);
+    expect(res.headers.has('retry-after')).toBe(false);
+    p.throttle(false);
+    expect((await post(p, ext)).status).toBe(200);
+    p.throttle({});
+    expect((await post(p, ext)).status).toBe(429);
+    p.reset();
+    expect(p.throttledCount).toBe(0);
+    expect((await post(p, ext)).status).toBe(200);
+    p.throttle({ times: 0 });
+    expect((await post(p, ext)).status).toBe(200);
+  });
+});

@@ -1,4 +1,7 @@
-import { toOrigin as tenantOrigin } from '@platform-embed/core';
+// The core's origin rule, bundled from its source rather than imported from the package: the
+// core's entry point reads process.env.NODE_ENV when it is loaded (its development checks), which
+// Deno allows only with --allow-env, and the server must import with no permission at all.
+import { toOrigin as tenantOrigin } from '../../core/src/origin';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 
 /**

@@ -1,5 +1,8 @@
 import { createSessionClient, type SessionClient, type SessionClientOptions } from './createSessionClient';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
+import { createRedactor } from './redactSecret';
+import { failureAnswer, jsonAnswer, type SessionRouteError } from './routeAnswers';
+import { checkRequestBody, checkRequestSite, listedOrigin, normalizeOrigin } from './routeRequestChecks';
 import type { ExternalUserSessionRequest, InternalUserSessionRequest } from './types';
 
 type OptionalDeployment<T> = T extends unknown ? Omit<T, 'deploymentId'> & { deploymentId?: number } : never;
@@ -23,39 +26,114 @@ export interface SessionHandlerOptions {
   /** The deployment, when `resolveUser` does not return one. */
   deploymentId?: number;
   /**
-   * HTTP methods the route answers; others get 405.
-   * @default ['GET', 'POST']
+   * HTTP methods the route answers; others get 405. `POST` only by default: a `GET` route
+   * mints a session for anyone who can make the signed-in user's browser load a URL (an
+   * `<img src>` on any site, a link prefetcher, a crawler following links), and every such
+   * call costs a platform call and counts against its rate limit. Add `'GET'` only for a
+   * caller that cannot POST, knowing that.
+   * @default ['POST']
    */
   methods?: readonly string[];
   /**
-   * Called with every failure that became a 5xx answer (the browser only gets a generic
-   * message). The error's message never holds the API key.
-   * @default logs `error.message` with `console.error`
+   * Origins of other sites or subdomains allowed to call the route (e.g.
+   * `['https://app.example.com']`), besides the route's own origin. Their requests get CORS
+   * headers (`Access-Control-Allow-Origin` with credentials) and their preflight `OPTIONS` is
+   * answered. Every other cross-origin request is refused with 403, `same-site` ones included
+   * (see `Sec-Fetch-Site` in the README).
+   * @default []
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * The largest request body accepted, in bytes (413 beyond). A body, if any, must be JSON
+   * (`Content-Type: application/json`, else 415) that parses (else 400); `resolveUser` can
+   * read it as usual.
+   * @default 16384
+   */
+  maxBodyBytes?: number;
+  /**
+   * Called with every failure that became a 5xx answer, or a 429 (the browser only gets a
+   * generic message). The error's message never holds the API key.
+   * @default logs `error.message` with `console.error`, the API key redacted
    */
   onError?: (error: unknown, request: Request) => void;
 }
 
-const HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers } });
+/** The `Retry-After` a 429 or 503 answer carries when the platform gave none, in seconds. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+const DEFAULT_MAX_BODY_BYTES = 16_384;
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-const STATUS_OF: Partial<Record<PlatformApiError['code'], number>> = {
-  timeout: 504,
-  network: 502,
-  'bad-request': 502,
-  unauthorized: 502,
-  forbidden: 502,
-  http: 502,
-  'invalid-response': 502,
+/** The answer to a failed session call, by the client's error code. */
+const ROUTE_ERROR_OF: Partial<Record<PlatformApiError['code'], SessionRouteError>> = {
+  [PlatformApiErrorCodes.RateLimited]: 'rate-limited',
+  [PlatformApiErrorCodes.Unavailable]: 'platform-unavailable',
+  [PlatformApiErrorCodes.Timeout]: 'platform-timeout',
+  [PlatformApiErrorCodes.Network]: 'session-not-created',
+  [PlatformApiErrorCodes.BadRequest]: 'session-not-created',
+  [PlatformApiErrorCodes.Unauthorized]: 'session-not-created',
+  [PlatformApiErrorCodes.Forbidden]: 'session-not-created',
+  [PlatformApiErrorCodes.Http]: 'session-not-created',
+  [PlatformApiErrorCodes.InvalidResponse]: 'session-not-created',
 };
+
+/** Redaction of the API key, when it is one that can be sent (printable ASCII); else the text unchanged. */
+function redactorFor(apiKey: unknown): (text: string) => string {
+  if (typeof apiKey === 'string' && /^[\x21-\x7e]+$/.test(apiKey)) return createRedactor(apiKey);
+  return (text) => text;
+}
+
+function isSessionClient(client: unknown): client is SessionClient {
+  return typeof (client as SessionClient | undefined)?.generateSession === 'function';
+}
+
+function checkAllowedOrigins(allowedOrigins: readonly string[]): Set<string> {
+  const normalized = new Set<string>();
+  for (const entry of allowedOrigins) {
+    const origin = typeof entry === 'string' ? normalizeOrigin(entry) : undefined;
+    if (origin === undefined)
+      throw new PlatformApiError(
+        PlatformApiErrorCodes.InvalidOption,
+        `allowedOrigins: ${JSON.stringify(String(entry).slice(0, 80))} is not an origin; list origins like "https://app.example.com"`,
+      );
+    normalized.add(origin);
+  }
+  return normalized;
+}
+
+/** The failure answer for an error thrown while minting, with `Retry-After` on 429 and 503. */
+function answerForError(error: unknown): Response {
+  const routeError = (error instanceof PlatformApiError && ROUTE_ERROR_OF[error.code]) || 'internal-error';
+  if (routeError !== 'rate-limited' && routeError !== 'platform-unavailable') return failureAnswer(routeError);
+  const retryAfter = (error as PlatformApiError).retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS;
+  return failureAnswer(routeError, { 'Retry-After': String(retryAfter) });
+}
+
+/** The CORS headers for an answer to a listed origin (none for the route's own origin). */
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
 
 /**
  * A Fetch API route (`Request → Response`) that mints a fresh session for the signed-in user
- * and answers `{ "sessionId": "..." }`, uncacheable. Mount it on your own origin (no CORS) and
- * point the browser SDK's `session` function at it; every iframe load needs a new session.
+ * and answers `{ "sessionId": "..." }`, uncacheable. Mount it on your own origin and point the
+ * browser SDK's `session` function (or the element's `session-url`) at it with a `POST`;
+ * every iframe load needs a new session. Runs on Node 20+, Deno, Bun, Cloudflare Workers and
+ * Vercel's Edge runtime.
  *
- * Answers 401 when `resolveUser` returns null, 405 for other methods, 502/504 when the
- * platform fails and 500 for other failures, with a generic message: details go to `onError`.
+ * Before anything else it refuses what it must not answer, each with a JSON body
+ * `{ "error": "<code>", "message": "..." }` (see {@link SessionRouteErrors}): another method
+ * (405, `POST` only by default), a request from another site (403, by `Sec-Fetch-Site`, else
+ * `Origin`), a body over `maxBodyBytes` (413) or one that is not JSON (415, 400). Then 401
+ * when `resolveUser` returns null. A rate-limited platform is answered `429` and an unavailable
+ * one `503`, both with `Retry-After` in seconds (the platform's, else
+ * {@link DEFAULT_RETRY_AFTER_SECONDS}); other platform failures 502, a timeout 504, anything
+ * else 500, with a generic message: details go to `onError`.
  *
  * @example
  * ```ts
@@ -76,38 +154,70 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
       PlatformApiErrorCodes.InvalidOption,
       "createSessionHandler needs resolveUser(request), returning the signed-in user's session fields or null",
     );
-  const given = options.client as SessionClientOptions | undefined;
+  const clientOptions = isSessionClient(options.client) ? undefined : (options.client as SessionClientOptions | undefined);
   // Options that are present are checked now. A base URL or API key that is still missing (an
   // environment variable not set while a framework evaluates the module at build time, as
   // `next build` does for route handlers) is checked at the first request instead: that request
   // fails with the same invalid-option error, reported to onError.
-  const missingSecrets = given !== undefined && (given.baseUrl === undefined || given.apiKey === undefined);
-  let client: SessionClient | undefined =
-    typeof (options.client as SessionClient | undefined)?.generateSession === 'function'
-      ? (options.client as SessionClient)
-      : missingSecrets
-        ? undefined
-        : createSessionClient(given as SessionClientOptions);
-  const methods = (options.methods ?? ['GET', 'POST']).map((m) => m.toUpperCase());
-  const onError = options.onError ?? ((error: unknown) => console.error(error instanceof Error ? error.message : error));
+  const secretsMissing = clientOptions !== undefined && (clientOptions.baseUrl === undefined || clientOptions.apiKey === undefined);
+  let client: SessionClient | undefined;
+  if (isSessionClient(options.client)) client = options.client;
+  else if (!secretsMissing) client = createSessionClient(clientOptions as SessionClientOptions);
+  const methods = (options.methods ?? ['POST']).map((method) => method.toUpperCase());
+  const allowedOrigins = checkAllowedOrigins(options.allowedOrigins ?? []);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (typeof maxBodyBytes !== 'number' || !(maxBodyBytes >= 0))
+    throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, `maxBodyBytes must be a number of bytes, got ${String(maxBodyBytes)}`);
   const { deploymentId } = options;
+  // The key is redacted from what the default onError logs, also from errors of resolveUser.
+  const redact = redactorFor(clientOptions?.apiKey);
+  const onError = options.onError ?? ((error: unknown) => console.error(redact(error instanceof Error ? error.message : String(error))));
 
-  return async (request) => {
-    if (!methods.includes(request.method.toUpperCase())) return json(405, { error: 'method not allowed' }, { Allow: methods.join(', ') });
+  /** The preflight of a listed origin: which method and headers it may use. */
+  function preflight(request: Request): Response {
+    const origin = listedOrigin(request, allowedOrigins);
+    if (origin === undefined) return failureAnswer('cross-site');
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...corsHeaders(origin),
+        'Access-Control-Allow-Methods': methods.join(', '),
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+      },
+    });
+  }
+
+  /** The refusal of a request the route must not answer, before anyone is looked up. */
+  async function refusal(request: Request): Promise<Response | undefined> {
+    if (!methods.includes(request.method.toUpperCase())) return failureAnswer('method-not-allowed', { Allow: methods.join(', ') });
+    const siteRefusal = checkRequestSite(request, allowedOrigins);
+    if (siteRefusal) return failureAnswer(siteRefusal);
+    const bodyRefusal = await checkRequestBody(request, maxBodyBytes);
+    return bodyRefusal ? failureAnswer(bodyRefusal) : undefined;
+  }
+
+  async function mint(request: Request): Promise<Response> {
     try {
       const user = await options.resolveUser(request);
-      if (!user) return json(401, { error: 'not signed in' });
-      client ??= createSessionClient(given as SessionClientOptions);
+      if (!user) return failureAnswer('not-signed-in');
+      client ??= createSessionClient(clientOptions as SessionClientOptions);
       const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], {
         signal: request.signal,
       });
-      return json(200, { sessionId });
+      return jsonAnswer(200, { sessionId });
     } catch (error) {
       // The browser went away: nobody will read an answer, and it is not a failure to report.
-      if (request.signal?.aborted) return json(499, { error: 'client closed request' });
+      if (request.signal?.aborted) return failureAnswer('client-closed-request');
       onError(error, request);
-      const status = (error instanceof PlatformApiError && STATUS_OF[error.code]) || 500;
-      return json(status, { error: 'session could not be created' });
+      return answerForError(error);
     }
+  }
+
+  return async (request) => {
+    if (request.method.toUpperCase() === 'OPTIONS' && allowedOrigins.size > 0 && !methods.includes('OPTIONS')) return preflight(request);
+    const refused = await refusal(request);
+    const answer = refused ?? (await mint(request));
+    return withHeaders(answer, corsHeaders(listedOrigin(request, allowedOrigins)));
   };
 }

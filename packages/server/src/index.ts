@@ -12,7 +12,8 @@ export {
   type SessionClient,
   type SessionClientOptions,
 } from './createSessionClient';
-export { createSessionHandler, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
+export { createSessionHandler, DEFAULT_RETRY_AFTER_SECONDS, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
+export { SessionRouteErrors, type SessionRouteError } from './routeAnswers';
 export { toNodeHandler, type NodeHandlerOptions, type NodeRequestLike, type NodeResponseLike } from './toNodeHandler';
 export { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode, type PlatformApiErrorDetails } from './platformApiError';
 export {

@@ -12,9 +12,13 @@ export const PlatformApiErrorCodes = {
   Unauthorized: 'unauthorized',
   /** 403: the API key is valid but not for this deployment (a scoped key). */
   Forbidden: 'forbidden',
+  /** 429: the platform is limiting the rate of session requests; `retryAfter` says how long it asks to wait. */
+  RateLimited: 'rate-limited',
+  /** 503: the platform is unavailable for now; `retryAfter` says how long it asks to wait, when it said. */
+  Unavailable: 'unavailable',
   /** Any other non-2xx answer, including a redirect (never followed, so the key goes nowhere else). */
   Http: 'http',
-  /** A 2xx answer whose body holds no usable `sessionId`. */
+  /** A 2xx answer whose body holds no usable `sessionId`, or is larger than `maxResponseBytes`. */
   InvalidResponse: 'invalid-response',
   /** No complete answer within `timeoutMs`. */
   Timeout: 'timeout',
@@ -35,6 +39,8 @@ export interface PlatformApiErrorDetails {
   field?: string;
   /** For `invalid-request`: the broken rule. */
   rule?: string;
+  /** The wait the platform asked for with `Retry-After`, in seconds. */
+  retryAfter?: number;
   /** The underlying error, with the API key redacted from its message and stack. */
   cause?: unknown;
 }
@@ -64,6 +70,12 @@ export class PlatformApiError extends Error {
   readonly field: string | undefined;
   /** For `invalid-request`: the broken rule, e.g. `not-with-internalId`. */
   readonly rule: string | undefined;
+  /**
+   * The wait the platform asked for with its `Retry-After` header, in whole seconds (an HTTP
+   * date is converted, measured from the answer's `Date`); set on `rate-limited` and
+   * `unavailable` errors when the platform sent one, `undefined` otherwise.
+   */
+  readonly retryAfter: number | undefined;
 
   constructor(code: PlatformApiErrorCode, message: string, details: PlatformApiErrorDetails = {}) {
     super(`[platform-embed/server] ${message}`, 'cause' in details ? { cause: details.cause } : undefined);
@@ -73,5 +85,6 @@ export class PlatformApiError extends Error {
     this.platformMessage = details.platformMessage;
     this.field = details.field;
     this.rule = details.rule;
+    this.retryAfter = details.retryAfter;
   }
 }

@@ -1,3 +1,5 @@
+import { failureAnswer } from './routeAnswers';
+
 /** The parts of Node's `http.IncomingMessage` (or an Express request) that {@link toNodeHandler} reads. */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   method?: string;
@@ -34,6 +36,12 @@ export interface NodeHandlerOptions {
 }
 
 class TooLarge {}
+
+/** A Node header value as a list: Node gives repeated headers (`set-cookie`) as an array. */
+function headerValues(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
 
 async function readBody(req: NodeRequestLike, max: number): Promise<Uint8Array | string | undefined> {
   if (req.body !== undefined) return typeof req.body === 'string' || req.body instanceof Uint8Array ? req.body : JSON.stringify(req.body);
@@ -81,8 +89,7 @@ export function toNodeHandler(
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers))
-        for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(key, v);
+      for (const [key, value] of Object.entries(req.headers)) for (const single of headerValues(value)) headers.append(key, single);
       const url = new URL(
         req.originalUrl ?? req.url ?? '/',
         `${(req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}`,
@@ -97,10 +104,7 @@ export function toNodeHandler(
           body = await readBody(req, max);
         } catch (e) {
           if (!(e instanceof TooLarge)) throw e;
-          const tooLarge = new Response(JSON.stringify({ error: 'request body too large' }), {
-            status: 413,
-            headers: { 'Content-Type': 'application/json' },
-          });
+          const tooLarge = failureAnswer('body-too-large');
           return send(tooLarge, new Uint8Array(await tooLarge.arrayBuffer()));
         }
       }
@@ -109,9 +113,8 @@ export function toNodeHandler(
       send(response, new Uint8Array(await response.arrayBuffer()));
     } catch (error) {
       if (next) return next(error);
-      res.statusCode = 500;
-      res.setHeader('Content-Type', 'application/json');
-      res.end(new TextEncoder().encode(JSON.stringify({ error: 'internal error' })));
+      const failed = failureAnswer('internal-error');
+      send(failed, new Uint8Array(await failed.arrayBuffer()));
     }
   };
 }

@@ -1,8 +1,20 @@
+/*
+ * The static rules of generate-session, checked before anything is sent.
+ *
+ * Two stages. The check stage reads the request field by field, in the order the platform
+ * checks them (definitions before the values that use them, rule 6); every reader either
+ * returns the field's normalized value or throws a `BrokenRule` naming the field, the rule and
+ * the fix. The commit stage only runs when every field passed: it puts the normalized values
+ * together into the request that is sent. `validateSessionRequest` turns a `BrokenRule` into
+ * its `{ ok: false }` answer, so the exported function never throws.
+ */
 import { USER_ATTRIBUTE_TYPES, type GenerateSessionRequest, type SessionRequestValidation } from './types';
 
-type Obj = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
+type AttributeValue = string | number | string[] | number[] | null;
 
-class Invalid {
+/** The first rule a request breaks: thrown by a check, caught by `validateSessionRequest`. */
+class BrokenRule {
   constructor(
     readonly field: string,
     readonly rule: string,
@@ -10,12 +22,12 @@ class Invalid {
   ) {}
 }
 
-const fail = (field: string, rule: string, message: string): never => {
-  throw new Invalid(field, rule, message);
-};
+function refuse(field: string, rule: string, message: string): never {
+  throw new BrokenRule(field, rule, message);
+}
 
 // Fields that change the user, refused with internalId (rule 1); email is external-only too.
-const EXTERNAL_ONLY = [
+const EXTERNAL_ONLY_FIELDS = [
   'email',
   'userProfile',
   'userAttributes',
@@ -24,234 +36,355 @@ const EXTERNAL_ONLY = [
   'groupDefinitions',
   'securityContext',
 ];
-const KNOWN = new Set(['deploymentId', 'externalId', 'internalId', 'embedTenantName', 'creatorMode', 'settings', ...EXTERNAL_ONLY]);
-const TENANT_NAME = /^[a-z][a-z0-9-]*[a-z0-9]$/;
+const KNOWN_FIELDS = new Set([
+  'deploymentId',
+  'externalId',
+  'internalId',
+  'embedTenantName',
+  'creatorMode',
+  'settings',
+  ...EXTERNAL_ONLY_FIELDS,
+]);
+const PROFILE_FIELDS = ['displayName', 'picture'];
+const GROUP_DEFINITION_FIELDS = ['name', 'description'];
+const ATTRIBUTE_DEFINITION_FIELDS = ['name', 'type', 'displayName', 'defaultValue', 'description'];
+const ATTRIBUTE_DEFINITION_TEXT_FIELDS = ['displayName', 'defaultValue', 'description'];
+const USER_ATTRIBUTE_FIELDS = ['name', 'value'];
+const TENANT_NAME_PATTERN = /^[a-z][a-z0-9-]*[a-z0-9]$/;
+const TENANT_NAME_MIN_LENGTH = 5;
+const TENANT_NAME_MAX_LENGTH = 36;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+const ABSOLUTE_HTTP_URL = /^https?:\/\/[^/]/i;
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-const has = (o: Obj, key: string) => Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+// ---------------------------------------------------------------------------------------------
+// Small readers shared by the fields
 
-function object(v: unknown, field: string): Obj {
-  return isObject(v) ? v : fail(field, 'type', `${field} must be an object, got ${describe(v)}`);
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function string(v: unknown, field: string): string {
-  return typeof v === 'string' ? v : fail(field, 'type', `${field} must be a string, got ${describe(v)}`);
+/** How a value is named in a message: `null`, `an array`, or its `typeof`. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
 }
 
-function name(v: unknown, field: string): string {
-  if (v === undefined) fail(field, 'required', `${field} is required`);
-  if (string(v, field).trim() === '') fail(field, 'non-empty', `${field} must not be empty`);
-  return v as string;
+/** Whether `object` has `key` itself, with a value other than `undefined`. */
+function hasField(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key) && object[key] !== undefined;
 }
 
-function array(v: unknown, field: string): unknown[] {
-  return Array.isArray(v) ? v : fail(field, 'type', `${field} must be an array, got ${describe(v)}`);
+/** How an empty key is shown in a field path. */
+function keyForMessage(key: string): string {
+  return key || '""';
 }
 
-function onlyKeys(o: Obj, field: string, allowed: readonly string[]) {
-  for (const key of Object.keys(o))
-    if (!allowed.includes(key))
-      fail(`${field}.${key || '""'}`, 'unknown-field', `${field}.${key || '""'} is not a known field; allowed: ${allowed.join(', ')}`);
+function requireObject(value: unknown, field: string): JsonObject {
+  if (isPlainObject(value)) return value;
+  return refuse(field, 'type', `${field} must be an object, got ${describeValue(value)}`);
 }
 
-function noDuplicates(names: string[], field: string, rule: string) {
+function requireString(value: unknown, field: string): string {
+  if (typeof value === 'string') return value;
+  return refuse(field, 'type', `${field} must be a string, got ${describeValue(value)}`);
+}
+
+function requireArray(value: unknown, field: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  return refuse(field, 'type', `${field} must be an array, got ${describeValue(value)}`);
+}
+
+/** A name: present, a string, not blank. Returned as given (not trimmed). */
+function requireName(value: unknown, field: string): string {
+  if (value === undefined) refuse(field, 'required', `${field} is required`);
+  const name = requireString(value, field);
+  if (name.trim() === '') refuse(field, 'non-empty', `${field} must not be empty`);
+  return name;
+}
+
+function refuseUnknownKeys(object: JsonObject, field: string, allowed: readonly string[]): void {
+  for (const key of Object.keys(object)) {
+    if (allowed.includes(key)) continue;
+    const path = `${field}.${keyForMessage(key)}`;
+    refuse(path, 'unknown-field', `${path} is not a known field; allowed: ${allowed.join(', ')}`);
+  }
+}
+
+function refuseDuplicateNames(names: readonly string[], field: string, ruleReference: string): void {
   const seen = new Set<string>();
-  names.forEach((n, i) => {
-    if (seen.has(n))
-      fail(`${field}[${i}].name`, 'duplicate', `${field}[${i}].name "${n}" appears twice; names must be unique in one request (${rule})`);
-    seen.add(n);
+  names.forEach((name, index) => {
+    if (seen.has(name))
+      refuse(
+        `${field}[${index}].name`,
+        'duplicate',
+        `${field}[${index}].name "${name}" appears twice; names must be unique in one request (${ruleReference})`,
+      );
+    seen.add(name);
   });
 }
 
-function attributeValue(v: unknown, field: string): UserAttributeValueType {
-  const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
-  if (v === undefined) fail(field, 'required', `${field} is required (use null to clear a value)`);
-  if (v === null || typeof v === 'string' || finite(v)) return v as UserAttributeValueType;
-  if (Array.isArray(v) && (v.every((x) => typeof x === 'string') || v.every(finite))) return [...v] as UserAttributeValueType;
-  return fail(
-    field,
-    'type',
-    `${field} must be a string, a finite number, an array of strings, an array of numbers, or null (rule 3), got ${Array.isArray(v) ? 'a mixed or invalid array' : describe(v)}`,
-  );
-}
-type UserAttributeValueType = string | number | string[] | number[] | null;
-
-function definitions(
-  o: Obj,
-  field: 'groupDefinitions' | 'userAttributeDefinitions',
-  ruleRef: string,
-  build: (item: Obj, at: string) => Obj,
-): Obj[] {
-  const list = array(o[field], field);
-  if (o.creatorMode !== true) fail(field, 'requires-creatorMode', `${field} requires creatorMode: true (rule 6)`);
-  if (!has(o, 'embedTenantName')) fail(field, 'requires-embedTenantName', `${field} requires an embedTenantName (rule 6)`);
-  const items = list.map((item, i) => build(object(item, `${field}[${i}]`), `${field}[${i}]`));
-  noDuplicates(
-    items.map((d) => d.name as string),
-    field,
-    ruleRef,
-  );
-  return items;
+/** Copies the optional string fields `keys` of `item` that are present into `target`. */
+function copyOptionalStrings(item: JsonObject, path: string, keys: readonly string[], target: JsonObject): void {
+  for (const key of keys) if (hasField(item, key)) target[key] = requireString(item[key], `${path}.${key}`);
 }
 
-function optionalStrings(item: Obj, at: string, keys: string[], out: Obj) {
-  for (const key of keys) if (has(item, key)) out[key] = string(item[key], `${at}.${key}`);
+// ---------------------------------------------------------------------------------------------
+// The check stage: one reader per field, each returning the normalized value
+
+function requireRequestObject(input: unknown): JsonObject {
+  if (isPlainObject(input)) return input;
+  return refuse('(request)', 'type', `the request must be a JSON object, got ${describeValue(input)}`);
 }
 
-function validate(input: unknown): GenerateSessionRequest {
-  const o = isObject(input) ? input : fail('(request)', 'type', `the request must be a JSON object, got ${describe(input)}`);
-  for (const key of Object.keys(o)) {
+/** Refuses the first field, in the request's own key order, that generate-session does not know. */
+function refuseUnknownFields(request: JsonObject): void {
+  for (const key of Object.keys(request)) {
     if (key === 'ephemeralTtlSeconds')
-      fail(
+      refuse(
         key,
         'removed',
         'ephemeralTtlSeconds was removed from the session request in release 0.2.0; remove it (sessions last 5 minutes)',
       );
-    if (!KNOWN.has(key))
-      fail(key || '""', 'unknown-field', `${key || '""'} is not a field of generate-session; known fields: ${[...KNOWN].join(', ')}`);
-  }
-  const out: Obj = {};
-
-  if (!has(o, 'deploymentId'))
-    fail('deploymentId', 'required', 'deploymentId is required (the number of the deployment the session grants access to)');
-  if (!Number.isSafeInteger(o.deploymentId) || (o.deploymentId as number) < 1)
-    fail(
-      'deploymentId',
-      'type',
-      `deploymentId must be a positive integer, got ${typeof o.deploymentId === 'number' ? o.deploymentId : describe(o.deploymentId)}`,
-    );
-  out.deploymentId = o.deploymentId;
-
-  const external = has(o, 'externalId');
-  const internal = has(o, 'internalId');
-  if (external && internal) fail('internalId', 'exactly-one', 'pass exactly one of externalId and internalId, not both');
-  if (!external && !internal)
-    fail('externalId', 'exactly-one', 'pass exactly one of externalId (a user of your app) and internalId (an existing platform user)');
-  if (internal) {
-    out.internalId = name(o.internalId, 'internalId');
-    for (const key of EXTERNAL_ONLY)
-      if (has(o, key))
-        fail(
-          key,
-          key === 'email' ? 'only-with-externalId' : 'not-with-internalId',
-          key === 'email'
-            ? 'email is only allowed with externalId'
-            : `${key} is not allowed with internalId: the internal user's own permissions apply (rule 1)`,
-        );
-  } else {
-    // The platform stores externalId trimmed and lowercased; sending it that way keeps ids comparable.
-    out.externalId = name(o.externalId, 'externalId').trim().toLowerCase();
-  }
-
-  if (has(o, 'email')) {
-    out.email = string(o.email, 'email');
-    if (!/^[^\s@]+@[^\s@]+$/.test(out.email as string)) fail('email', 'format', 'email must be an e-mail address like "jane@example.com"');
-  }
-
-  if (has(o, 'userProfile')) {
-    const p = object(o.userProfile, 'userProfile');
-    onlyKeys(p, 'userProfile', ['displayName', 'picture']);
-    const profile: Obj = {};
-    optionalStrings(p, 'userProfile', ['displayName', 'picture'], profile);
-    if (has(p, 'picture')) {
-      let url: URL | undefined;
-      try {
-        url = new URL(profile.picture as string);
-      } catch {}
-      if (!/^https?:\/\/[^/]/i.test(profile.picture as string) || !url || !url.hostname)
-        fail(
-          'userProfile.picture',
-          'absolute-http-url',
-          `userProfile.picture must be an absolute http:// or https:// URL (rule 2), got ${JSON.stringify((profile.picture as string).slice(0, 60))}`,
-        );
-    }
-    out.userProfile = profile;
-  }
-
-  if (has(o, 'embedTenantName')) {
-    const t = string(o.embedTenantName, 'embedTenantName');
-    if (t.length < 5 || t.length > 36)
-      fail('embedTenantName', 'length', `embedTenantName must be 5 to 36 characters long, got ${t.length}`);
-    if (!TENANT_NAME.test(t))
-      fail(
-        'embedTenantName',
-        'pattern',
-        `embedTenantName may hold only lowercase a-z, 0-9 and "-", must start with a letter and end with a letter or digit, got ${JSON.stringify(t)}`,
+    if (!KNOWN_FIELDS.has(key))
+      refuse(
+        keyForMessage(key),
+        'unknown-field',
+        `${keyForMessage(key)} is not a field of generate-session; known fields: ${[...KNOWN_FIELDS].join(', ')}`,
       );
-    out.embedTenantName = t;
   }
+}
 
-  if (has(o, 'creatorMode')) {
-    if (typeof o.creatorMode !== 'boolean') fail('creatorMode', 'type', `creatorMode must be a boolean, got ${describe(o.creatorMode)}`);
-    out.creatorMode = o.creatorMode;
+function readDeploymentId(request: JsonObject): number {
+  if (!hasField(request, 'deploymentId'))
+    refuse('deploymentId', 'required', 'deploymentId is required (the number of the deployment the session grants access to)');
+  const deploymentId = request.deploymentId;
+  if (Number.isSafeInteger(deploymentId) && (deploymentId as number) >= 1) return deploymentId as number;
+  // A wrong number is quoted; anything else is named by its type.
+  const got = typeof deploymentId === 'number' ? String(deploymentId) : describeValue(deploymentId);
+  return refuse('deploymentId', 'type', `deploymentId must be a positive integer, got ${got}`);
+}
+
+/** Exactly one of externalId and internalId; with internalId, none of the fields that change the user (rule 1). */
+function readUserIdentity(request: JsonObject): { externalId: string } | { internalId: string } {
+  const hasExternalId = hasField(request, 'externalId');
+  const hasInternalId = hasField(request, 'internalId');
+  if (hasExternalId && hasInternalId) refuse('internalId', 'exactly-one', 'pass exactly one of externalId and internalId, not both');
+  if (!hasExternalId && !hasInternalId)
+    refuse('externalId', 'exactly-one', 'pass exactly one of externalId (a user of your app) and internalId (an existing platform user)');
+  if (hasInternalId) {
+    const internalId = requireName(request.internalId, 'internalId');
+    refuseExternalOnlyFields(request);
+    return { internalId };
   }
+  // The platform stores externalId trimmed and lowercased; sending it that way keeps ids comparable.
+  return { externalId: requireName(request.externalId, 'externalId').trim().toLowerCase() };
+}
 
-  // Definitions first: the platform validates them before groups and attribute values (rule 6).
-  if (has(o, 'groupDefinitions'))
-    out.groupDefinitions = definitions(o, 'groupDefinitions', 'rule 7', (item, at) => {
-      onlyKeys(item, at, ['name', 'description']);
-      const d: Obj = { name: name(item.name, `${at}.name`) };
-      optionalStrings(item, at, ['description'], d);
-      return d;
-    });
+function refuseExternalOnlyFields(request: JsonObject): void {
+  for (const key of EXTERNAL_ONLY_FIELDS) {
+    if (!hasField(request, key)) continue;
+    if (key === 'email') refuse(key, 'only-with-externalId', 'email is only allowed with externalId');
+    refuse(key, 'not-with-internalId', `${key} is not allowed with internalId: the internal user's own permissions apply (rule 1)`);
+  }
+}
 
-  if (has(o, 'userAttributeDefinitions'))
-    out.userAttributeDefinitions = definitions(o, 'userAttributeDefinitions', 'rule 8', (item, at) => {
-      onlyKeys(item, at, ['name', 'type', 'displayName', 'defaultValue', 'description']);
-      const d: Obj = { name: name(item.name, `${at}.name`) };
-      if (!has(item, 'type')) fail(`${at}.type`, 'required', `${at}.type is required: one of ${USER_ATTRIBUTE_TYPES.join(', ')}`);
-      if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(item.type))
-        fail(
-          `${at}.type`,
-          'allowed-values',
-          `${at}.type must be one of ${USER_ATTRIBUTE_TYPES.join(', ')} (rule 8), got ${JSON.stringify(item.type)}`,
-        );
-      d.type = item.type;
-      optionalStrings(item, at, ['displayName', 'defaultValue', 'description'], d);
-      return d;
-    });
+function readEmail(value: unknown): string {
+  const email = requireString(value, 'email');
+  if (!EMAIL_PATTERN.test(email)) refuse('email', 'format', 'email must be an e-mail address like "jane@example.com"');
+  return email;
+}
 
-  if (has(o, 'userAttributes')) {
-    const list = array(o.userAttributes, 'userAttributes').map((item, i) => {
-      const at = `userAttributes[${i}]`;
-      const a = object(item, at);
-      onlyKeys(a, at, ['name', 'value']);
-      return { name: name(a.name, `${at}.name`), value: attributeValue(a.value, `${at}.value`) };
-    });
-    noDuplicates(
-      list.map((a) => a.name),
-      'userAttributes',
-      'rule 3',
+function isAbsoluteHttpUrl(text: string): boolean {
+  if (!ABSOLUTE_HTTP_URL.test(text)) return false;
+  try {
+    return new URL(text).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Rule 2: the profile shown in the embed; `picture` an absolute http(s) URL. */
+function readUserProfile(value: unknown): JsonObject {
+  const given = requireObject(value, 'userProfile');
+  refuseUnknownKeys(given, 'userProfile', PROFILE_FIELDS);
+  const profile: JsonObject = {};
+  copyOptionalStrings(given, 'userProfile', PROFILE_FIELDS, profile);
+  const picture = profile.picture as string | undefined;
+  if (picture !== undefined && !isAbsoluteHttpUrl(picture))
+    refuse(
+      'userProfile.picture',
+      'absolute-http-url',
+      `userProfile.picture must be an absolute http:// or https:// URL (rule 2), got ${JSON.stringify(picture.slice(0, 60))}`,
     );
-    out.userAttributes = list;
+  return profile;
+}
+
+function readEmbedTenantName(value: unknown): string {
+  const name = requireString(value, 'embedTenantName');
+  if (name.length < TENANT_NAME_MIN_LENGTH || name.length > TENANT_NAME_MAX_LENGTH)
+    refuse(
+      'embedTenantName',
+      'length',
+      `embedTenantName must be ${TENANT_NAME_MIN_LENGTH} to ${TENANT_NAME_MAX_LENGTH} characters long, got ${name.length}`,
+    );
+  if (!TENANT_NAME_PATTERN.test(name))
+    refuse(
+      'embedTenantName',
+      'pattern',
+      `embedTenantName may hold only lowercase a-z, 0-9 and "-", must start with a letter and end with a letter or digit, got ${JSON.stringify(name)}`,
+    );
+  return name;
+}
+
+function readCreatorMode(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  return refuse('creatorMode', 'type', `creatorMode must be a boolean, got ${describeValue(value)}`);
+}
+
+/**
+ * Rule 6: definitions need creator mode and an embed tenant; each item is read by `readItem`,
+ * and names are unique within the list.
+ */
+function readDefinitions(
+  request: JsonObject,
+  field: 'groupDefinitions' | 'userAttributeDefinitions',
+  ruleReference: string,
+  readItem: (item: JsonObject, path: string) => JsonObject,
+): JsonObject[] {
+  const list = requireArray(request[field], field);
+  if (request.creatorMode !== true) refuse(field, 'requires-creatorMode', `${field} requires creatorMode: true (rule 6)`);
+  if (!hasField(request, 'embedTenantName')) refuse(field, 'requires-embedTenantName', `${field} requires an embedTenantName (rule 6)`);
+  const definitions = list.map((item, index) => {
+    const path = `${field}[${index}]`;
+    return readItem(requireObject(item, path), path);
+  });
+  refuseDuplicateNames(
+    definitions.map((definition) => definition.name as string),
+    field,
+    ruleReference,
+  );
+  return definitions;
+}
+
+/** Rule 7: a group definition. */
+function readGroupDefinition(item: JsonObject, path: string): JsonObject {
+  refuseUnknownKeys(item, path, GROUP_DEFINITION_FIELDS);
+  const definition: JsonObject = { name: requireName(item.name, `${path}.name`) };
+  copyOptionalStrings(item, path, ['description'], definition);
+  return definition;
+}
+
+/** Rule 8: an attribute definition, whose `type` is one of {@link USER_ATTRIBUTE_TYPES}. */
+function readAttributeDefinition(item: JsonObject, path: string): JsonObject {
+  refuseUnknownKeys(item, path, ATTRIBUTE_DEFINITION_FIELDS);
+  const definition: JsonObject = { name: requireName(item.name, `${path}.name`) };
+  const allowedTypes = USER_ATTRIBUTE_TYPES.join(', ');
+  if (!hasField(item, 'type')) refuse(`${path}.type`, 'required', `${path}.type is required: one of ${allowedTypes}`);
+  if (!(USER_ATTRIBUTE_TYPES as readonly unknown[]).includes(item.type))
+    refuse(`${path}.type`, 'allowed-values', `${path}.type must be one of ${allowedTypes} (rule 8), got ${JSON.stringify(item.type)}`);
+  definition.type = item.type;
+  copyOptionalStrings(item, path, ATTRIBUTE_DEFINITION_TEXT_FIELDS, definition);
+  return definition;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isStringList(value: unknown[]): value is string[] {
+  return value.every((item) => typeof item === 'string');
+}
+
+/** Rule 3: a string, a finite number, a list of either (not mixed), or `null` to clear the value. */
+function readAttributeValue(value: unknown, field: string): AttributeValue {
+  if (value === undefined) refuse(field, 'required', `${field} is required (use null to clear a value)`);
+  if (value === null || typeof value === 'string' || isFiniteNumber(value)) return value;
+  if (Array.isArray(value) && isStringList(value)) return [...value];
+  if (Array.isArray(value) && value.every(isFiniteNumber)) return [...value];
+  const got = Array.isArray(value) ? 'a mixed or invalid array' : describeValue(value);
+  return refuse(
+    field,
+    'type',
+    `${field} must be a string, a finite number, an array of strings, an array of numbers, or null (rule 3), got ${got}`,
+  );
+}
+
+/** Rule 3: attribute values, with unique names. */
+function readUserAttributes(value: unknown): { name: string; value: AttributeValue }[] {
+  const attributes = requireArray(value, 'userAttributes').map((item, index) => {
+    const path = `userAttributes[${index}]`;
+    const attribute = requireObject(item, path);
+    refuseUnknownKeys(attribute, path, USER_ATTRIBUTE_FIELDS);
+    return { name: requireName(attribute.name, `${path}.name`), value: readAttributeValue(attribute.value, `${path}.value`) };
+  });
+  refuseDuplicateNames(
+    attributes.map((attribute) => attribute.name),
+    'userAttributes',
+    'rule 3',
+  );
+  return attributes;
+}
+
+/** Rule 5: group names. */
+function readGroups(value: unknown): string[] {
+  return requireArray(value, 'groups').map((group, index) => requireName(group, `groups[${index}]`));
+}
+
+/** A custom security context: any JSON object, sent as a deep copy. */
+function readSecurityContext(value: unknown): JsonObject {
+  const context = requireObject(value, 'securityContext');
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(context);
+  } catch {}
+  if (json === undefined) refuse('securityContext', 'json', 'securityContext must be JSON-serializable (no cycles or BigInt)');
+  return JSON.parse(json) as JsonObject;
+}
+
+/** Rule 9: per-session overrides. Settings grow with the platform: unknown keys pass through as they are. */
+function readSettings(value: unknown): JsonObject {
+  const settings = requireObject(value, 'settings');
+  if (hasField(settings, 'showDashboardChat') && typeof settings.showDashboardChat !== 'boolean') {
+    const got = JSON.stringify(settings.showDashboardChat) ?? describeValue(settings.showDashboardChat);
+    refuse('settings.showDashboardChat', 'type', `settings.showDashboardChat must be true, false or omitted (rule 9), got ${got}`);
   }
+  return { ...settings };
+}
 
-  if (has(o, 'groups')) out.groups = array(o.groups, 'groups').map((g, i) => name(g, `groups[${i}]`));
+/** Every field's normalized value, in the platform's order of checks; `undefined` for a field left out. */
+function checkRequest(input: unknown) {
+  const request = requireRequestObject(input);
+  refuseUnknownFields(request);
+  const optional = <T>(key: string, read: (value: unknown) => T): T | undefined =>
+    hasField(request, key) ? read(request[key]) : undefined;
+  return {
+    deploymentId: readDeploymentId(request),
+    identity: readUserIdentity(request),
+    email: optional('email', readEmail),
+    userProfile: optional('userProfile', readUserProfile),
+    embedTenantName: optional('embedTenantName', readEmbedTenantName),
+    creatorMode: optional('creatorMode', readCreatorMode),
+    // Definitions first: the platform validates them before groups and attribute values (rule 6).
+    groupDefinitions: optional('groupDefinitions', () => readDefinitions(request, 'groupDefinitions', 'rule 7', readGroupDefinition)),
+    userAttributeDefinitions: optional('userAttributeDefinitions', () =>
+      readDefinitions(request, 'userAttributeDefinitions', 'rule 8', readAttributeDefinition),
+    ),
+    userAttributes: optional('userAttributes', readUserAttributes),
+    groups: optional('groups', readGroups),
+    securityContext: optional('securityContext', readSecurityContext),
+    settings: optional('settings', readSettings),
+  };
+}
 
-  if (has(o, 'securityContext')) {
-    const c = object(o.securityContext, 'securityContext');
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(c);
-    } catch {}
-    if (json === undefined) fail('securityContext', 'json', 'securityContext must be JSON-serializable (no cycles or BigInt)');
-    out.securityContext = JSON.parse(json as string);
-  }
+// ---------------------------------------------------------------------------------------------
+// The commit stage: the request as it is sent, from fields that all passed
 
-  if (has(o, 'settings')) {
-    const s = object(o.settings, 'settings');
-    if (has(s, 'showDashboardChat') && typeof s.showDashboardChat !== 'boolean')
-      fail(
-        'settings.showDashboardChat',
-        'type',
-        `settings.showDashboardChat must be true, false or omitted (rule 9), got ${JSON.stringify(s.showDashboardChat) ?? describe(s.showDashboardChat)}`,
-      );
-    // Settings grow with the platform: unknown keys pass through as they are.
-    out.settings = { ...s };
-  }
-
-  return out as unknown as GenerateSessionRequest;
+function buildRequest(checked: ReturnType<typeof checkRequest>): GenerateSessionRequest {
+  const { deploymentId, identity, ...optionalFields } = checked;
+  const request: JsonObject = { deploymentId, ...identity };
+  for (const [key, value] of Object.entries(optionalFields)) if (value !== undefined) request[key] = value;
+  return request as unknown as GenerateSessionRequest;
 }
 
 /**
@@ -275,9 +408,9 @@ function validate(input: unknown): GenerateSessionRequest {
  */
 export function validateSessionRequest(input: unknown): SessionRequestValidation {
   try {
-    return { ok: true, request: validate(input) };
-  } catch (e) {
-    if (e instanceof Invalid) return { ok: false, field: e.field, rule: e.rule, message: e.message };
+    return { ok: true, request: buildRequest(checkRequest(input)) };
+  } catch (error) {
+    if (error instanceof BrokenRule) return { ok: false, field: error.field, rule: error.rule, message: error.message };
     return {
       ok: false,
       field: '(request)',

@@ -87,7 +87,7 @@ describe('responses', () => {
   });
 
   test('other statuses are http errors with their status', async () => {
-    for (const status of [404, 409, 422, 429, 500, 503]) {
+    for (const status of [404, 409, 422, 500, 502]) {
       const e = await statusOf(status, JSON.stringify({ message: `m${status}` }));
       expect(e).toMatchObject({ code: 'http', status, platformMessage: `m${status}` });
     }
@@ -134,6 +134,77 @@ describe('responses', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the size of the answer is bounded (issue 18)', () => {
+  /**
+   * A fetch whose answer body is produced on demand, 1 KiB a pull, up to 16 MiB (a client that
+   * reads it all ends, and fails the count); `pulled` counts what the client took.
+   */
+  const endless = (status: number, headers: Record<string, string> = {}) => {
+    const counter = { pulled: 0 };
+    const fetchDouble: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            counter.pulled += 1024;
+            controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+            if (counter.pulled >= 16 * 1024 * 1024) controller.close();
+          },
+        }),
+        { status, headers },
+      );
+    return { counter, fetchDouble };
+  };
+
+  test('an endless success body: invalid-response naming maxResponseBytes, after reading just past the limit', async () => {
+    const { counter, fetchDouble } = endless(200);
+    const client = createSessionClient({
+      baseUrl: 'https://acme.platform.example',
+      apiKey: 'k-0123456789abcdef',
+      fetch: fetchDouble,
+      maxResponseBytes: 8192,
+    });
+    const e = await failure(client.generateSession({ deploymentId: 1, externalId: 'u' }));
+    expect(e).toMatchObject({ code: 'invalid-response', status: 200 });
+    expect(e.message).toContain('larger than 8192 bytes (maxResponseBytes)');
+    expect(counter.pulled).toBeLessThan(8192 + 8 * 1024);
+  });
+
+  test('an endless error body: the status is kept, its message cut from the first bytes', async () => {
+    const { counter, fetchDouble } = endless(500, { 'content-type': 'text/html' });
+    const client = createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: 'k-0123456789abcdef', fetch: fetchDouble });
+    const e = await failure(client.generateSession({ deploymentId: 1, externalId: 'u' }));
+    expect(e).toMatchObject({ code: 'http', status: 500 });
+    expect(e.platformMessage).toMatch(/^x{500}…$/);
+    expect(counter.pulled).toBeLessThan(65536 + 8 * 1024);
+  });
+
+  test('a success body within the limit is read whole, even in many small chunks', async () => {
+    const text = JSON.stringify({ sessionId: 's'.repeat(3000) });
+    const client = createSessionClient({
+      baseUrl: 'https://acme.platform.example',
+      apiKey: 'k-0123456789abcdef',
+      maxResponseBytes: text.length,
+      fetch: async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              for (let at = 0; at < text.length; at += 7) controller.enqueue(new TextEncoder().encode(text.slice(at, at + 7)));
+              controller.close();
+            },
+          }),
+        ),
+    });
+    await expect(client.generateSession({ deploymentId: 1, externalId: 'u' })).resolves.toEqual({ sessionId: 's'.repeat(3000) });
+  });
+
+  test('maxResponseBytes is checked', () => {
+    for (const maxResponseBytes of [0, -1, Number.NaN, '1000' as never])
+      expect(() =>
+        createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: 'k-0123456789abcdef', maxResponseBytes }),
+      ).toThrow(/maxResponseBytes must be a positive number of bytes/);
   });
 });
 
@@ -387,8 +458,10 @@ describe('options', () => {
       'invalid-request',
       'invalid-response',
       'network',
+      'rate-limited',
       'timeout',
       'unauthorized',
+      'unavailable',
     ]);
     const e = new PlatformApiError('forbidden', 'x', { status: 403 });
     expect(e).toBeInstanceOf(Error);

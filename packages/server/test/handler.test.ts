@@ -28,7 +28,7 @@ const handler = (options: Partial<SessionHandlerOptions> = {}) =>
     onError: () => {},
     ...options,
   });
-const get = (cookie?: string, method = 'GET') =>
+const get = (cookie?: string, method = 'POST') =>
   new Request('http://host.test/api/embed-session', { method, headers: cookie ? { cookie } : {} });
 
 describe('createSessionHandler (Fetch API)', () => {
@@ -45,7 +45,7 @@ describe('createSessionHandler (Fetch API)', () => {
   test('nobody signed in: 401 and no platform call', async () => {
     const response = await handler()(get());
     expect(response.status).toBe(401);
-    await expect(response.json()).resolves.toEqual({ error: 'not signed in' });
+    await expect(response.json()).resolves.toEqual({ error: 'not-signed-in', message: expect.stringContaining('signed in') });
     expect(platform.received).toHaveLength(0);
   });
 
@@ -57,7 +57,7 @@ describe('createSessionHandler (Fetch API)', () => {
 
   test('only the configured methods are answered', async () => {
     const h = handler({ methods: ['post'] });
-    const response = await h(get('sid=jane'));
+    const response = await h(get('sid=jane', 'GET'));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect((await handler()(get('sid=jane', 'DELETE'))).status).toBe(405);
@@ -75,7 +75,7 @@ describe('createSessionHandler (Fetch API)', () => {
     const response = await handler({ onError })(get('sid=jane'));
     expect(response.status).toBe(status);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ error: 'session could not be created' });
+    expect(JSON.parse(text)).toEqual({ error: expect.any(String), message: expect.stringContaining('session could not be created') });
     expect(onError).toHaveBeenCalledOnce();
     expect(onError.mock.calls[0]![0]).toMatchObject({ code });
     expect(onError.mock.calls[0]![1]).toBeInstanceOf(Request);
@@ -156,6 +156,7 @@ describe('toNodeHandler with a real http server', () => {
     const h = createSessionHandler({
       client: { baseUrl: platform.url, apiKey: KEY },
       deploymentId: 1,
+      methods: ['GET', 'POST'],
       resolveUser: async (request) => {
         const body = request.method == 'POST' ? await request.text() : '';
         seen.push({ method: request.method, url: request.url, body, cookie: request.headers.get('cookie') });
@@ -183,10 +184,11 @@ describe('toNodeHandler with a real http server', () => {
 
   test('POST body reaches resolveUser; nobody is 401', async () => {
     platform.json(200, { sessionId: 'node-2' });
-    const ok = await fetch(`${url}/s`, { method: 'POST', body: JSON.stringify({ who: 'carol' }) });
+    const json = { 'content-type': 'application/json' };
+    const ok = await fetch(`${url}/s`, { method: 'POST', headers: json, body: JSON.stringify({ who: 'carol' }) });
     await expect(ok.json()).resolves.toEqual({ sessionId: 'node-2' });
     expect(JSON.parse(platform.received[0]!.body)).toEqual({ deploymentId: 1, externalId: 'carol' });
-    const nobody = await fetch(`${url}/s`, { method: 'POST', body: '{}' });
+    const nobody = await fetch(`${url}/s`, { method: 'POST', headers: json, body: '{}' });
     expect(nobody.status).toBe(401);
   });
 

@@ -7,7 +7,10 @@ import {
   type PlatformApiError,
   type PlatformApiErrorCode,
   type SessionRequestValidation,
+  type SessionHandlerOptions,
+  type SessionRouteError,
   type SessionUser,
+  SessionRouteErrors,
 } from '@platform-embed/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -59,5 +62,38 @@ describe('client and handlers', () => {
     type NodeHandler = ReturnType<typeof toNodeHandler>;
     expectTypeOf<IncomingMessage>().toExtend<Parameters<NodeHandler>[0]>();
     expectTypeOf<ServerResponse>().toExtend<Parameters<NodeHandler>[1]>();
+  });
+});
+
+describe('rate limits and the route answers (issue 18)', () => {
+  test('retryAfter is seconds or undefined; the new codes are codes', () => {
+    expectTypeOf<PlatformApiError['retryAfter']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<'rate-limited'>().toExtend<PlatformApiErrorCode>();
+    expectTypeOf<'unavailable'>().toExtend<PlatformApiErrorCode>();
+  });
+
+  test("the route's error codes are a closed union, each with its status and message", () => {
+    expectTypeOf<'rate-limited' | 'cross-site' | 'method-not-allowed'>().toExtend<SessionRouteError>();
+    // @ts-expect-error not a code of the route
+    const unknown: SessionRouteError = 'bad-gateway';
+    void unknown;
+    expectTypeOf(SessionRouteErrors['rate-limited'].status).toEqualTypeOf<429>();
+  });
+
+  test('the new options', () => {
+    expectTypeOf(createSessionHandler).toBeCallableWith({
+      client: { baseUrl: 'https://x.example', apiKey: 'k', maxResponseBytes: 1024 },
+      resolveUser: () => null,
+      methods: ['POST'],
+      allowedOrigins: ['https://admin.example'],
+      maxBodyBytes: 4096,
+    });
+    const refused: SessionHandlerOptions = {
+      client: { baseUrl: 'https://x.example', apiKey: 'k' },
+      resolveUser: () => null,
+      // @ts-expect-error allowedOrigins is a list
+      allowedOrigins: 'https://a.example',
+    };
+    void refused;
   });
 });

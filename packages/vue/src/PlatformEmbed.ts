@@ -1,10 +1,12 @@
 import {
   defineComponent,
+  onBeforeUnmount,
   h,
   shallowRef,
   type ComponentObjectPropsOptions,
   type DefineSetupFnComponent,
   type SlotsType,
+  type TransitionHooks,
   type VNode,
 } from 'vue';
 import {
@@ -106,12 +108,28 @@ const create = <S extends Surface>(surface: S, name: string) =>
   defineComponent(
     (props: Record<string, unknown>, { emit, expose, slots }) => {
       const container = shallowRef<HTMLElement | null>(null);
-      const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
+      const { state, embed, detach } = usePlatformEmbed(
+        container,
+        () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>,
+        emit,
+      );
       const api: Record<string, unknown> = { state, embed };
       // The embed exists from mount (before the parent's `mounted`) until unmount: as long as a template ref does.
       for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelCase)])
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
+      // <KeepAlive> moves a deactivated component's DOM out of the document before any of its
+      // hooks runs, which would unload the iframe; the leave hook of a transition runs first.
+      let unmounting = false;
+      onBeforeUnmount(() => (unmounting = true));
+      // Transition hooks of the container's vnode (no <Transition> component: nothing extra in the DOM or in tests).
+      const aside = {
+        persisted: false,
+        beforeEnter() {},
+        enter() {},
+        leave: (_: Element, done: () => void) => (unmounting || detach(), done()),
+        clone: () => aside,
+      } as unknown as TransitionHooks;
       // The loading and error UI, only when a slot asks for it: drawn over the iframe, which the core appends after it.
       // (reload() returns the core's `ready` promise, whose rejection the core already handles.)
       return () => {
@@ -119,7 +137,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
         // Neither ready nor failed: loading, or not mounted yet (as in the server HTML).
         const busy = !ready && !error;
         const slot = busy ? slots.fallback : error && slots.error;
-        return h(
+        const root = h(
           'div',
           {
             ref: container,
@@ -134,6 +152,8 @@ const create = <S extends Surface>(surface: S, name: string) =>
               )
             : undefined,
         );
+        root.transition = aside;
+        return root;
       };
     },
     { name, props: PROPS as ComponentObjectPropsOptions<Record<string, unknown>>, emits: [...Object.keys(EVENT_SCHEMAS), 'event'] },

@@ -1,4 +1,16 @@
-import { onScopeDispose, shallowReadonly, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
+import {
+  getCurrentInstance,
+  onActivated,
+  onDeactivated,
+  onScopeDispose,
+  shallowReadonly,
+  shallowRef,
+  toRaw,
+  toValue,
+  watch,
+  type MaybeRefOrGetter,
+  type ShallowRef,
+} from 'vue';
 import {
   EVENT_SCHEMAS,
   IDLE,
@@ -24,6 +36,12 @@ export interface PlatformEmbedResult<S extends Surface> {
   state: Readonly<ShallowRef<EmbedState>>;
   /** The embed controller, `null` until mounted. */
   embed: Readonly<ShallowRef<EmbedHandle<S> | null>>;
+  /**
+   * Moves the embed aside, keeping its document where the browser can (`moveBefore`), before
+   * something takes the container out of the document and puts it back later; the embed comes
+   * back into it at the next change, or when the component is activated again.
+   */
+  detach(): void;
 }
 
 /** Receives the events of {@link usePlatformEmbed} (a component's `emit` fits). */
@@ -72,15 +90,19 @@ export function usePlatformEmbed<S extends Surface>(
   }
   // Synchronous, so the embed exists before the parent's `mounted` hooks run. Values are
   // unwrapped from Vue's proxies (a reactive theme cannot be cloned into a message).
-  watch(
-    () => {
-      const next: Record<string, unknown> = { ...handlers };
-      for (const [key, value] of Object.entries(toValue(options))) next[key] ??= toRaw(value);
-      return [toValue(target), next as PlatformEmbedOptions<S>] as const;
-    },
-    ([container, next]) => (container ? binding.mount(container, next) : binding.unmount()),
-    { flush: 'sync', immediate: true },
-  );
+  const read = () => {
+    const next: Record<string, unknown> = { ...handlers };
+    for (const [key, value] of Object.entries(toValue(options))) next[key] ??= toRaw(value);
+    return [toValue(target), next as PlatformEmbedOptions<S>] as const;
+  };
+  const apply = ([container, next]: ReturnType<typeof read>) => (container ? binding.mount(container, next) : binding.unmount());
+  watch(read, apply, { flush: 'sync', immediate: true });
   onScopeDispose(binding.unmount);
-  return { state: shallowReadonly(state), embed: shallowReadonly(embed) };
+  // <KeepAlive>: deactivated, the container has left the document (the components move the
+  // embed aside before that, see PlatformEmbed.ts); activated, the embed comes back into it.
+  if (getCurrentInstance()) {
+    onDeactivated(binding.detach);
+    onActivated(() => apply(read()));
+  }
+  return { state: shallowReadonly(state), embed: shallowReadonly(embed), detach: binding.detach };
 }

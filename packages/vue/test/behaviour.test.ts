@@ -1,3 +1,4 @@
+import { defineComponent, h } from 'vue';
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, expect } from 'vitest';
 import { listenerCount, type EmbedHandle } from '@platform-embed/core';
@@ -10,24 +11,33 @@ let wrapper: VueWrapper | undefined;
 
 afterEach(async () => {
   wrapper?.unmount();
+  wrapper = undefined;
   await settle();
   expect(listenerCount()).toBe(0);
 });
 
+// The component is shown and removed by its parent (`v-if`), as a route would: Vue unmounts it
+// inside a patch. (Test Utils' own unmount() of Vue 3.5 takes the DOM away before the app unmounts.)
+const Host = defineComponent({
+  props: { show: Boolean, options: { type: Object, required: true } },
+  setup: (props) => () => (props.show ? h(PlatformDashboard as never, { ref: 'embed', ...props.options }) : null),
+});
+const embedRef = () => (wrapper!.vm.$refs as { embed?: { embed: EmbedHandle<'dashboard'> } }).embed!;
+
 behaviourTable({
   name: 'vue',
   async mount(options) {
-    wrapper = mount(PlatformDashboard, { props: options as never, attachTo: document.body });
+    if (wrapper) await wrapper.setProps({ show: true, options });
+    else wrapper = mount(Host, { props: { show: true, options }, attachTo: document.body });
     await settle();
   },
   async update(options) {
-    await wrapper!.setProps(options as never);
+    await wrapper!.setProps({ options });
     await settle();
   },
-  handle: () => (wrapper!.vm as unknown as { embed: EmbedHandle<'dashboard'> }).embed,
+  handle: () => embedRef().embed,
   async unmount() {
-    wrapper!.unmount();
-    wrapper = undefined;
+    await wrapper!.setProps({ show: false });
     await settle();
   },
 });

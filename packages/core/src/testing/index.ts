@@ -5,4 +5,11 @@
  *
  * @module @platform-embed/core/testing
  */
-export { installFakePlatform, type FakeAction, type FakeEmbed, type FakePlatform, type FakePlatformOptions } from './installFakePlatform';
+export {
+  installFakePlatform,
+  type FakeAction,
+  type FakeEmbed,
+  type FakePlatform,
+  type FakePlatformOptions,
+  type FakeWaitOptions,
+} from './installFakePlatform';

@@ -1,9 +1,12 @@
 import {
   ACTION_PREFIX,
   EVENT_PREFIX,
+  EVENT_SCHEMAS,
   EmbedError,
   ErrorCode,
   SOURCE,
+  checkPayload,
+  isPlainObject,
   type ActionMap,
   type ActionName,
   type EventMap,
@@ -41,7 +44,19 @@ export interface FakePlatformOptions {
   act?: (callback: () => Promise<void>) => unknown;
   /** Fields of every `ready` payload, over the ones derived from the iframe URL. */
   ready?: Partial<ReadyPayload>;
-  /** How long {@link FakePlatform.ready} and {@link FakePlatform.next} wait for an embed to mount (longer than the SDK's retry backoff, 2 s at most with the default `retry`). @default 5000 */
+  /**
+   * How long {@link FakePlatform.ready} and {@link FakePlatform.next} wait for an embed to mount:
+   * longer than the SDK's longest retry delay (2 s with the default `retry`), shorter than Vitest's
+   * and Jest's default test timeout (5 s), so a test that mounts nothing fails with this kit's
+   * message rather than the runner's "Test timed out". Each call may pass its own.
+   * @default 3000
+   */
+  timeout?: number;
+}
+
+/** Options of one {@link FakePlatform.ready} or {@link FakePlatform.next} call. */
+export interface FakeWaitOptions {
+  /** How long to wait for an embed to mount, in milliseconds. @default the `timeout` of {@link installFakePlatform}, 3000 */
   timeout?: number;
 }
 
@@ -59,12 +74,21 @@ export interface FakeEmbed {
   readonly mounted: boolean;
   /** The session id each load used, oldest first, from the iframe URLs; `null` for a private-mode load. */
   readonly sessions: (string | null)[];
-  /** The actions the SDK posted to this embed's iframes, in order. */
+  /**
+   * The actions the SDK posted to this embed's iframes, in order. The SDK holds actions until the
+   * embed is ready, so none are here before {@link FakeEmbed.ready} (read before it, while empty,
+   * it says so once with `console.warn`).
+   */
   readonly actions: FakeAction[];
+  /** Whether the current load was answered with `ready` (the SDK posts its actions from then on). */
+  readonly isReady: boolean;
   /** Answers the current load with `ready`: the payload is derived from the URL, `payload` overrides fields. */
   ready(payload?: Partial<ReadyPayload>): Promise<void>;
   /**
    * Posts an event of the catalog from the embed, as the platform would.
+   * @throws (rejects) when `name` is not an event of the catalog or `payload` does not match it:
+   *   the SDK would drop such an event, so the test would see nothing. To test how the host copes
+   *   with an invalid message, send it with {@link FakeEmbed.post}.
    * @example
    * ```ts
    * await embed.emit('drilldown', { member: 'orders.count', value: 42 });
@@ -88,9 +112,9 @@ export interface FakePlatform {
    * counts), answers it with `ready`, and returns its embed.
    * @throws when no embed mounts within `timeout` milliseconds.
    */
-  ready(payload?: Partial<ReadyPayload>): Promise<FakeEmbed>;
+  ready(payload?: Partial<ReadyPayload>, options?: FakeWaitOptions): Promise<FakeEmbed>;
   /** Like {@link FakePlatform.ready} without answering: the embed stays `loading` (to test a loading UI or a failure). */
-  next(): Promise<FakeEmbed>;
+  next(options?: FakeWaitOptions): Promise<FakeEmbed>;
   /** Every embed seen since install, in mount order. */
   readonly embeds: readonly FakeEmbed[];
   /** A fresh session id (`fake-session-<n>`), unique on the page, for a stubbed session endpoint. */
@@ -100,7 +124,12 @@ export interface FakePlatform {
 }
 
 const EMBED_PATH = /^\/embed\/(?:dashboard\/([^/]+)|chat|d\/([^/]+)\/app)$/;
+/** The default of {@link FakePlatformOptions.timeout}: see there why 3 s. */
+const WAIT_MS = 3000;
+const PREFIX = '[platform-embed/testing]';
 let sessionCount = 0;
+/** The fake installed last, while it is installed: a second install without uninstall() replaces it. */
+let installedFake: FakePlatform | undefined;
 
 /**
  * Installs a fake of the platform in a DOM test environment (jsdom, happy-dom): every embed the
@@ -123,6 +152,12 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       ErrorCode.NoDom,
       'installFakePlatform needs a DOM: run the test in jsdom (Vitest `environment: "jsdom"`, Jest `testEnvironment: "jsdom"`)',
     );
+  if (installedFake) {
+    console.warn(
+      `${PREFIX} installFakePlatform() was called while another fake platform is installed: call fake.uninstall() after each test (afterEach). The earlier one is uninstalled now, so that only this one answers the embeds.`,
+    );
+    installedFake.uninstall();
+  }
   const embeds: FakeEmbed[] = [];
   const byContainer = new Map<Node, ReturnType<typeof track>>();
   const seen = new WeakSet<HTMLIFrameElement>();
@@ -142,10 +177,24 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     const sessions: (string | null)[] = [];
     const actions: FakeAction[] = [];
     let current = { iframe, url, win };
+    // Whether the current load got `ready`, and whether reading `actions` too early was pointed out.
+    let answered = false;
+    let hinted = false;
     const post = (data: unknown, origin = current.url.origin) =>
       settle(() => window.dispatchEvent(new MessageEvent('message', { origin, source: current.win, data })));
-    const emit = (name: string, payload: unknown) =>
-      post({ source: SOURCE, direction: 'event', type: EVENT_PREFIX + name, payload, timestamp: Date.now(), surface });
+    const emit = async (name: string, payload: unknown) => {
+      const problem = !Object.hasOwn(EVENT_SCHEMAS, name)
+        ? `"${name}" is not an event of the catalog (${Object.keys(EVENT_SCHEMAS).join(', ')})`
+        : isPlainObject(payload)
+          ? checkPayload(EVENT_SCHEMAS[name as EventName], payload)
+          : 'the payload must be an object';
+      if (problem)
+        throw new TypeError(
+          `${PREFIX} embed.emit("${name}"): ${problem}. The SDK would drop this event, so the test would see nothing; to test an invalid message, send it with embed.post(data).`,
+        );
+      if (name == 'ready') answered = true;
+      await post({ source: SOURCE, direction: 'event', type: EVENT_PREFIX + name, payload, timestamp: Date.now(), surface });
+    };
     const embed: FakeEmbed = {
       surface,
       origin: url.origin,
@@ -159,7 +208,18 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
         return current.iframe.isConnected;
       },
       sessions,
-      actions,
+      get actions() {
+        if (!answered && !actions.length && !hinted) {
+          hinted = true;
+          console.warn(
+            `${PREFIX} embed.actions was read before this embed was answered with ready: the SDK holds actions until ready, so there are none yet. Answer it first (await fake.ready(), or await embed.ready() after fake.next()).`,
+          );
+        }
+        return actions;
+      },
+      get isReady() {
+        return answered;
+      },
       ready: (payload) => {
         const u = current.url;
         const [, publicId, deploymentId] = EMBED_PATH.exec(u.pathname)!;
@@ -181,6 +241,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     // A new load of this embed: a new iframe (a reload, a retry).
     const load = (iframe: HTMLIFrameElement, url: URL, win: Window) => {
       current = { iframe, url, win };
+      answered = false;
       sessions.push(url.searchParams.get(surface == 'chat' ? 'sessionId' : 'session'));
       // The SDK posts only to the tenant origin: the fake records what it sent, and sends it nowhere.
       win.postMessage = (message: { type?: unknown; payload?: unknown }, targetOrigin?: unknown) => {
@@ -230,18 +291,18 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
   // Embeds mounted before install are answered too.
   scan(document.documentElement);
 
-  const next = () =>
+  const next = ({ timeout }: FakeWaitOptions = {}) =>
     new Promise<FakeEmbed>((resolve, reject) => {
       if (!installed) return reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled'));
       const embed = pending.shift();
       if (embed) return resolve(embed);
-      const ms = options.timeout ?? 5000;
+      const ms = timeout ?? options.timeout ?? WAIT_MS;
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(waiter), 1);
         reject(
           new EmbedError(
             ErrorCode.Timeout,
-            `no embed mounted within ${ms} ms: render the component first, in a container attached to the document, and check that its session function resolves`,
+            `no embed mounted within ${ms} ms: render the component first, in a container attached to the document, and check that its session function resolves (a longer wait: fake.next({ timeout }) or installFakePlatform({ timeout }))`,
           ),
         );
       }, ms);
@@ -249,20 +310,22 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       waiting.push(waiter);
     });
 
-  return {
+  const fake: FakePlatform = {
     next,
-    ready: async (payload) => {
-      const embed = await next();
+    ready: async (payload, wait) => {
+      const embed = await next(wait);
       await embed.ready(payload);
       return embed;
     },
     embeds,
     createSession: () => `fake-session-${++sessionCount}`,
     uninstall() {
+      if (installedFake === fake) installedFake = undefined;
       installed = false;
       observer.disconnect();
       pending.length = 0;
       waiting.splice(0).forEach(([, reject]) => reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled')));
     },
   };
+  return (installedFake = fake);
 }

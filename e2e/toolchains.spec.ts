@@ -1,0 +1,161 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  PAGE,
+  PROBE,
+  PROBE_ENTRY,
+  developmentTexts,
+  expectDevelopment,
+  expectNoDevelopmentText,
+  expectProduction,
+  type Probe,
+} from './support/devChecks';
+import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } from './support/scaffold';
+import { startStaticServer, type RunningServer } from './support/staticServer';
+
+// The development checks run in each toolchain's development build and are absent from its
+// production build: the packed core, installed in a fresh project and imported by its package
+// name, bundled by esbuild, webpack 5 and Vite as a user's app would be, then run in Chromium.
+// (Issue 17: the published guard was false in every bundled browser build.)
+
+let fresh: Scaffold;
+let devTexts: string[];
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  fresh = scaffold();
+  devTexts = developmentTexts(fresh);
+  server = await startStaticServer({ host: '127.0.0.1', root: join(fresh.dir, 'apps') });
+});
+test.afterAll(async () => server?.close());
+
+// A dev server may reload the page once it has prebundled a dependency found late (the probe's
+// import of the core): the probe runs again in the new page.
+const probeOf = async (page: Page, url: string): Promise<Probe> => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  let probe: Probe | undefined;
+  const read = () => page.evaluate(() => (window as unknown as { probe?: Probe }).probe).catch(() => undefined);
+  await expect.poll(async () => (probe = await read()), { message: `the probe did not run: ${errors.join('; ')}` }).toBeTruthy();
+  return probe!;
+};
+
+test('the packed core has development-only texts to look for', () => {
+  // Otherwise the "absent from production" checks below could not fail.
+  expect(devTexts.length).toBeGreaterThan(5);
+});
+
+test.describe('esbuild, the packed core by package name', () => {
+  const build = (name: string, options: string[]) => {
+    const dir = fresh.app(name);
+    writeFiles(dir, { 'probe.js': PROBE, 'entry.js': PROBE_ENTRY, 'index.html': PAGE('out.js') });
+    runNode(
+      fresh.file('esbuild', 'bin/esbuild'),
+      ['entry.js', '--bundle', '--format=iife', '--outfile=out.js', '--log-level=warning', ...options],
+      {
+        cwd: dir,
+      },
+    );
+    return readFileSync(join(dir, 'out.js'), 'utf8');
+  };
+
+  test('development (only --define:process.env.NODE_ENV=\'"development"\'): the checks run, with the long messages', async ({ page }) => {
+    const bundle = build('esbuild-development', ['--define:process.env.NODE_ENV="development"']);
+    expectDevelopment(await probeOf(page, `${server.origin}/esbuild-development/`));
+    expect(devTexts.filter((text) => bundle.includes(text)).length).toBeGreaterThan(devTexts.length / 2);
+  });
+
+  test('production (--minify): no development text in the bundle, the development-only check does not run, readyTimeout "abc" refused with code and field', async ({
+    page,
+  }) => {
+    const bundle = build('esbuild-production', ['--minify']);
+    expectNoDevelopmentText(bundle, devTexts);
+    expectProduction(await probeOf(page, `${server.origin}/esbuild-production/`));
+  });
+
+  test('production refuses readyTimeout "abc" with code and field', async ({ page }) => {
+    build('esbuild-production-numbers', ['--minify', '--define:process.env.NODE_ENV="production"']);
+    expectProduction(await probeOf(page, `${server.origin}/esbuild-production-numbers/`));
+  });
+});
+
+test.describe('webpack 5, the packed core by package name', () => {
+  const build = (name: string, mode: 'development' | 'production') => {
+    const dir = fresh.app(name);
+    writeFiles(dir, {
+      'probe.js': PROBE,
+      'entry.js': PROBE_ENTRY,
+      'index.html': PAGE('dist/main.js'),
+      'build.cjs': `const webpack = require('webpack');
+webpack({ mode: ${JSON.stringify(mode)}, entry: './entry.js', devtool: false, context: __dirname, output: { path: __dirname + '/dist' } }, (error, stats) => {
+  if (error || stats.hasErrors()) {
+    console.error(error || stats.toString('errors-only'));
+    process.exitCode = 1;
+  }
+});
+`,
+    });
+    runNode(join(dir, 'build.cjs'), [], { cwd: dir });
+    return readFileSync(join(dir, 'dist/main.js'), 'utf8');
+  };
+
+  test('mode development: the checks run, with the long messages', async ({ page }) => {
+    build('webpack-development', 'development');
+    expectDevelopment(await probeOf(page, `${server.origin}/webpack-development/`));
+  });
+
+  test('mode production: no development text in the bundle, the development-only check does not run', async ({ page }) => {
+    const bundle = build('webpack-production', 'production');
+    expectNoDevelopmentText(bundle, devTexts);
+    expectProduction(await probeOf(page, `${server.origin}/webpack-production/`));
+  });
+});
+
+test.describe('Vite, a fresh app importing the packed core by package name', () => {
+  const app = (name: string, files: Record<string, string> = {}) => {
+    const dir = fresh.app(name);
+    writeFiles(dir, { 'probe.js': PROBE, 'entry.js': PROBE_ENTRY, 'index.html': PAGE('/entry.js', 'module'), ...files });
+    return dir;
+  };
+  const vite = () => fresh.file('vite', 'bin/vite.js');
+
+  test('the dev server: the checks run, with the long messages', async ({ page }) => {
+    test.setTimeout(120_000);
+    const dir = app('vite-dev');
+    const port = await freePort();
+    const server = await startNode(vite(), ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+      cwd: dir,
+      url: `http://127.0.0.1:${port}/`,
+    });
+    try {
+      expectDevelopment(await probeOf(page, `http://127.0.0.1:${port}/`));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('vite build: no development text in the bundle, the development-only check does not run', async ({ page }) => {
+    const dir = app('vite-build', { 'vite.config.js': "export default { base: '/vite-build/dist/' };\n" });
+    runNode(vite(), ['build', '--logLevel', 'warn'], { cwd: dir });
+    const assets = join(dir, 'dist/assets');
+    const bundle = readdirSync(assets)
+      .map((file) => readFileSync(join(assets, file), 'utf8'))
+      .join('\n');
+    expectNoDevelopmentText(bundle, devTexts);
+    expectProduction(await probeOf(page, `${server.origin}/vite-build/dist/`));
+  });
+
+  test('vite build --mode development with NODE_ENV=development in .env.development (as Vite documents): the checks run', async ({
+    page,
+  }) => {
+    const dir = app('vite-build-development', {
+      'vite.config.js': "export default { base: '/vite-build-development/dist/' };\n",
+      '.env.development': 'NODE_ENV=development\n',
+    });
+    runNode(vite(), ['build', '--mode', 'development', '--logLevel', 'warn'], { cwd: dir });
+    expectDevelopment(await probeOf(page, `${server.origin}/vite-build-development/dist/`));
+  });
+});

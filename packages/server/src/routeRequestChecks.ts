@@ -1,0 +1,103 @@
+/*
+ * What the session route checks about a request before it asks who is signed in: where it comes
+ * from, and its body. Each check returns the refusal's error code, or `undefined` to go on.
+ *
+ * Where from. A page of another site can make a browser send a request with the user's cookies
+ * (a form, an `<img>`, a `fetch` without CORS), and the route would mint a session for that
+ * user; the attacker cannot read the answer, but every request costs a platform call and
+ * counts against its rate limit. So the route answers only its own origin, and the origins
+ * the host lists:
+ *
+ * - `Sec-Fetch-Site` (sent by every current browser, set by the browser itself, never by a
+ *   page): `same-origin` and `none` (the user typed the address or followed a bookmark) are
+ *   accepted; `same-site` (a sibling subdomain or another port: another application, possibly
+ *   less trusted) and `cross-site` are refused, unless the request's `Origin` is listed.
+ * - Without it (an older browser): an `Origin` must be the request's own origin or a listed one.
+ * - Without either: not a browser page's cross-site request (browsers send `Origin` on every
+ *   cross-origin request and on every POST), so it is accepted: a server-side caller or a tool.
+ */
+import type { SessionRouteError } from './routeAnswers';
+
+/** The normalized form of `allowedOrigins` entries (`https://app.example.com`), or `undefined` for a malformed one. */
+export function normalizeOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.origin === 'null' || url.username || url.password) return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request's `Origin` when it is in `allowedOrigins`, for the CORS answer headers. */
+export function listedOrigin(request: Request, allowedOrigins: ReadonlySet<string>): string | undefined {
+  const origin = request.headers.get('origin');
+  return origin !== null && allowedOrigins.has(origin) ? origin : undefined;
+}
+
+/** `cross-site` when the request comes from a page of another origin that is not listed. */
+export function checkRequestSite(request: Request, allowedOrigins: ReadonlySet<string>): SessionRouteError | undefined {
+  if (listedOrigin(request, allowedOrigins)) return undefined;
+  const site = request.headers.get('sec-fetch-site')?.trim().toLowerCase();
+  if (site === 'same-origin' || site === 'none') return undefined;
+  if (site === 'same-site' || site === 'cross-site') return 'cross-site';
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  return origin === new URL(request.url).origin ? undefined : 'cross-site';
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** Reads at most `maxBytes` of a body stream; `undefined` when it holds more. */
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Not awaited: the cancellation of one branch of a cloned body settles only once the other
+      // branch is cancelled too, which the caller does.
+      reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The body check: none, or at most `maxBytes` of JSON that parses. Reads a copy of the body
+ * (`request.clone()`), so `resolveUser` can still read the request's own; a declared
+ * `Content-Length` over the limit is refused without reading anything.
+ */
+export async function checkRequestBody(request: Request, maxBytes: number): Promise<SessionRouteError | undefined> {
+  if (request.body === null) return undefined;
+  const declaredLength = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declaredLength > maxBytes) {
+    request.body.cancel().catch(() => {});
+    return 'body-too-large';
+  }
+  const bytes = await readAtMost(request.clone().body!, maxBytes);
+  if (bytes === undefined) {
+    // The request is refused: nobody reads its own body either, and its source can stop.
+    request.body.cancel().catch(() => {});
+    return 'body-too-large';
+  }
+  if (bytes.byteLength === 0) return undefined;
+  if (!JSON_CONTENT_TYPE.test(request.headers.get('content-type') ?? '')) return 'unsupported-media-type';
+  try {
+    JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return 'invalid-body';
+  }
+  return undefined;
+}

@@ -1,0 +1,89 @@
+import { KeepAlive, defineComponent, h, nextTick, ref, type Ref } from 'vue';
+import { mount } from '@vue/test-utils';
+import { afterEach, expect, test, vi } from 'vitest';
+import { listenerCount, type EmbedHandle } from '@platform-embed/core';
+import { PlatformDashboard } from '../src/index';
+import { BASE, emit, iframes, mintSessions, payload, settle, withMoveBefore } from '../../core/test/helpers';
+
+/*
+ * Vue's <KeepAlive> deactivates a component by moving its DOM into a detached container, which
+ * unloads any iframe inside, before any of the component's hooks runs. The component moves the
+ * embed aside first (its container's leave hook), and back when activated: with moveBefore the
+ * iframe keeps its document; without it the same handle loads again with a fresh session, never
+ * the used one.
+ */
+
+let restore: (() => void) | undefined;
+afterEach(async () => {
+  restore?.();
+  restore = undefined;
+  document.body.innerHTML = '';
+  await settle();
+  expect(listenerCount()).toBe(0);
+});
+
+const Other = defineComponent({ setup: () => () => h('p', 'settings') });
+function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'settings'>, scheme: Ref<'light' | 'dark'>) {
+  const embed = ref<{ embed: EmbedHandle<'dashboard'> } | null>(null);
+  const Sales = defineComponent({
+    name: 'Sales',
+    setup: () => () => h(PlatformDashboard, { ref: embed, baseUrl: BASE, publicId: 'sales', session, colorScheme: scheme.value }),
+  });
+  const wrapper = mount(defineComponent({ setup: () => () => h(KeepAlive, null, [tab.value == 'sales' ? h(Sales) : h(Other)]) }), {
+    attachTo: document.body,
+  });
+  return { wrapper, handle: () => embed.value?.embed };
+}
+
+test('with moveBefore: deactivated and activated, the same iframe keeps its document; no session; a change made meanwhile is an action', async () => {
+  restore = withMoveBefore().restore;
+  const session = mintSessions();
+  const tab = ref<'sales' | 'settings'>('sales');
+  const scheme = ref<'light' | 'dark'>('light');
+  const { wrapper, handle } = app(session, tab, scheme);
+  await settle();
+  const first = handle()!;
+  const iframe = iframes()[0]!;
+  const win = iframe.contentWindow!;
+  emit(iframe, 'ready', payload('ready'));
+  tab.value = 'settings';
+  await nextTick();
+  await settle();
+  expect(first.getState().status).toBe('ready');
+  expect(iframe.isConnected).toBe(true); // aside in the page's lot, not in Vue's detached container
+  const post = vi.spyOn(win, 'postMessage').mockImplementation(() => {});
+  scheme.value = 'dark';
+  tab.value = 'sales';
+  await nextTick();
+  await settle();
+  expect(handle()).toBe(first);
+  expect(iframes()).toEqual([iframe]);
+  expect(wrapper.element.parentElement!.contains(iframe)).toBe(true);
+  expect(session).toHaveBeenCalledTimes(1);
+  expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+  wrapper.unmount();
+});
+
+test('without moveBefore: the same handle loads again with a fresh session (never the used one), its state replayed', async () => {
+  const session = mintSessions();
+  const tab = ref<'sales' | 'settings'>('sales');
+  const { wrapper, handle } = app(session, tab, ref('light'));
+  await settle();
+  const first = handle()!;
+  emit(iframes()[0]!, 'ready', payload('ready'));
+  emit(iframes()[0]!, 'navigate', { path: '/d/sales/q3' });
+  tab.value = 'settings';
+  await nextTick();
+  await settle();
+  expect(iframes()).toEqual([]);
+  tab.value = 'sales';
+  await nextTick();
+  await settle();
+  expect(handle()).toBe(first);
+  expect(session).toHaveBeenCalledTimes(2);
+  expect(new URL(iframes()[0]!.src).searchParams.get('session')).toBe(session.id(2));
+  const post = vi.spyOn(iframes()[0]!.contentWindow!, 'postMessage');
+  emit(iframes()[0]!, 'ready', payload('ready'));
+  expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'light' }, { path: '/d/sales/q3' }]);
+  wrapper.unmount();
+});
