@@ -194,6 +194,8 @@ function runAngular(files) {
   } finally {
     if (!process.env.README_CHECK_KEEP) rmSync(dir, { recursive: true, force: true });
   }
+}
+
 /** Where the `types=` of a prelude are looked up: the root's, and the runtimes' (compat/runtimes). */
 const RUNTIME_TYPE_ROOTS = [
   join(root, 'node_modules/@types'),
