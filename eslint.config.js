@@ -13,6 +13,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'docs/api/**',
+      'packages/angular/src/generated/**',
     ],
   },
   js.configs.recommended,

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
+import { angularJit } from './packages/angular/test/angularJit';
+import type { Plugin } from 'vite';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -65,10 +68,53 @@ const oldest = (p: 'react' | 'vue', dir: string, names: string[], parts: 1 | 2):
   };
 };
 
+/**
+ * Resolves the imports matching `ids` (with their subpaths, through the packages' `exports`) to
+ * the copies the workspace package `dir` installed, for every import Vite resolves; the
+ * packages Node loads itself find the same copies, as pnpm resolved their peers there.
+ */
+const resolveFrom = (dir: string, ids: RegExp): Plugin => {
+  const require = createRequire(here(`./${dir}/package.json`));
+  return { name: `resolve-from-${dir}`, enforce: 'pre', resolveId: (id) => (ids.test(id) ? require.resolve(id) : null) };
+};
+
+/**
+ * The Angular binding's tests run against its build (dist: the partially compiled package users
+ * install, built by ng-packagr), which Angular's JIT compiler links at run time, as it compiles
+ * the test host components (compiled with Angular's JIT transform: packages/angular/test/angularJit.ts).
+ * Angular's compiler needs inputs and outputs declared statically, so the sources are generated
+ * and compiled by the build: `pnpm --filter @platform-embed/angular build` first (`pnpm test`
+ * builds first). Zoneless, and with zone.js; with Angular 21 (the package's own) and again with
+ * Angular 20.3 (compat/angular20), the oldest line of its peer range, linking the same build.
+ */
+const angular = (zone: boolean, compatDir?: string): TestProjectInlineConfiguration => ({
+  resolve: {
+    alias: [
+      { find: /^@platform-embed\/angular$/, replacement: here('./packages/angular/dist/fesm2022/platform-embed-angular.mjs') },
+      ...workspace,
+    ],
+  },
+  plugins: [angularJit(), ...(compatDir ? [resolveFrom(`compat/${compatDir}`, /^(@angular\/|zone\.js(\/|$))/)] : [])],
+  test: {
+    name: `${zone ? 'angular+zone.js' : 'angular'}${compatDir ? `@${line(`compat/${compatDir}`, '@angular/core', 1).slice(0, -1)}` : ''}`,
+    root: './packages/angular',
+    environment: 'jsdom',
+    include: zone ? ['test/**/*.zone.test.ts'] : ['test/**/*.test.ts'],
+    exclude: zone ? [] : ['test/**/*.zone.test.ts'],
+    setupFiles: [here('./scripts/vitestSetup.ts'), here(`./packages/angular/test/${zone ? 'setupZone' : 'setupZoneless'}.ts`)],
+    provide: { angular: line(compatDir ? `compat/${compatDir}` : 'packages/angular', '@angular/core', 1) },
+  },
+});
+
 export default defineConfig({
   test: {
     projects: [
       ...pkgs.map(project),
+      angular(false),
+      angular(true),
+      // peer @angular/core ^20 || ^21
+      angular(false, 'angular20'),
+      angular(true, 'angular20'),
       // peer react ^18 || ^19
       oldest('react', 'react18', ['react', 'react-dom', '@testing-library/react'], 1),
       // peer vue ^3.3

@@ -2,6 +2,9 @@
 // builds named in `exports` as scripts/rollup.mjs writes them, and an import of every built ESM
 // and CJS file in plain Node (no DOM, as server rendering does) that reads no environment
 // variable while it loads (Deno refuses that without a permission).
+// A package published from a folder of its own (`publishConfig.directory`: @platform-embed/angular,
+// whose dist/ is an Angular Package Format package) is checked there, with the entry point its
+// published manifest declares; it is ESM only, as Angular packages are.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -72,41 +75,83 @@ for (const dir of readdirSync(resolve(root, 'packages'))) {
       );
     }
   };
+  const publishDir = pkg.publishConfig?.directory ? resolve(pkgDir, pkg.publishConfig.directory) : pkgDir;
+  if (!existsSync(resolve(publishDir, 'package.json'))) {
+    step('built', () => {
+      throw new Error(`${publishDir}/package.json is missing: run pnpm build first`);
+    });
+    continue;
+  }
+  const published = JSON.parse(readFileSync(resolve(publishDir, 'package.json'), 'utf8'));
   step('publint', () => {
-    const out = execFileSync(bin('publint'), ['--strict'], { cwd: pkgDir, encoding: 'utf8', stdio: 'pipe' });
+    const out = execFileSync(bin('publint'), ['--strict'], { cwd: publishDir, encoding: 'utf8', stdio: 'pipe' });
     if (/warning|error|suggestion/i.test(out) && !/All good/i.test(out)) throw Object.assign(new Error(out), { stdout: out });
   });
   step('are the types wrong', () => {
-    execFileSync(bin('attw'), ['--pack', '.', '--format', 'ascii', ...(pkg.attw ?? [])], { cwd: pkgDir, encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(bin('attw'), ['--pack', '.', '--format', 'ascii', ...(pkg.attw ?? [])], {
+      cwd: publishDir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   });
-  const builds = existsSync(resolve(pkgDir, 'dist/index.development.mjs')) ? DEV_BUILDS : [''];
-  if (builds.length > 1) step('development and production builds under their conditions in exports', () => checkBuildExports(pkg, pkgDir));
-  for (const suffix of builds) {
-    const esm = resolve(pkgDir, `dist/index${suffix}.mjs`);
-    const cjs = resolve(pkgDir, `dist/index${suffix}.cjs`);
-    // The bundlers' build reads process.env.NODE_ENV where a bundler replaces it by a string.
-    const readsEnv = suffix === '.bundler';
-    const what = `${existsSync(cjs) ? 'ESM and CJS' : 'ESM'}${suffix ? `, ${suffix.slice(1)} build` : ''}`;
-    step(`imports in Node without a DOM${readsEnv ? '' : ', reading no environment variable while it loads'} (${what})`, () => {
+  if (pkg.publishConfig?.directory) {
+    const entry = (condition) => {
+      const target = published.exports?.['.']?.[condition] ?? (condition === 'import' ? published.exports?.['.']?.default : undefined);
+      const file = typeof target === 'string' ? target : target?.default;
+      return file && resolve(publishDir, file);
+    };
+    const esm = entry('import');
+    const cjs = entry('require');
+    // Angular's packages (its own and ours) are partially compiled: outside an app build, which
+    // links them ahead of time, Node evaluates them with Angular's JIT compiler loaded.
+    const preload = pkg.peerDependencies?.['@angular/core'] ? "await import('@angular/compiler');" : '';
+    step(`imports in Node without a DOM (${cjs ? 'ESM and CJS' : 'ESM only'})`, () => {
       // A child process, so that nothing in this one (or a DOM shim) can hide a problem.
       const script = `
         if (typeof window !== 'undefined' || typeof document !== 'undefined') throw new Error('DOM present');
-        // The variables this package's own files read (its dependencies, React for one, may read NODE_ENV).
-        const reads = [];
-        const env = process.env;
-        const ours = (stack) => stack.includes(${JSON.stringify(resolve(pkgDir, 'dist') + '/')});
-        Object.defineProperty(process, 'env', {
-          value: new Proxy(env, { get: (target, name) => (${!readsEnv} && ours(new Error().stack) && reads.push(String(name)), target[name]) }),
-        });
+        ${preload}
         const m = await import(${JSON.stringify(pathToFileURL(esm).href)});
-        const { createRequire } = await import('node:module');
-        const c = ${existsSync(cjs)} ? createRequire(${JSON.stringify(pathToFileURL(cjs).href)})(${JSON.stringify(cjs)}) : m;
-        if (reads.length) throw new Error('read process.env.' + reads.join(', process.env.') + ' while loading: Deno refuses that without --allow-env; read it when it is needed');
-        if (!Object.keys(m).length || !Object.keys(c).length) throw new Error('no exports');
-        for (const k of Object.keys(m)) if (!(k in c)) throw new Error('CJS lacks ' + k);
+        if (!Object.keys(m).length) throw new Error('no exports');
+        if (${JSON.stringify(Boolean(cjs))}) {
+          const { createRequire } = await import('node:module');
+          const c = createRequire(${JSON.stringify(pathToFileURL(cjs ?? esm).href)})(${JSON.stringify(cjs)});
+          if (!Object.keys(c).length) throw new Error('no exports');
+          for (const k of Object.keys(m)) if (!(k in c)) throw new Error('CJS lacks ' + k);
+        }
       `;
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: pkgDir, encoding: 'utf8', stdio: 'pipe' });
     });
+  } else {
+    const builds = existsSync(resolve(pkgDir, 'dist/index.development.mjs')) ? DEV_BUILDS : [''];
+    if (builds.length > 1)
+      step('development and production builds under their conditions in exports', () => checkBuildExports(pkg, pkgDir));
+    for (const suffix of builds) {
+      const esm = resolve(pkgDir, `dist/index${suffix}.mjs`);
+      const cjs = resolve(pkgDir, `dist/index${suffix}.cjs`);
+      // The bundlers' build reads process.env.NODE_ENV where a bundler replaces it by a string.
+      const readsEnv = suffix === '.bundler';
+      const what = `${existsSync(cjs) ? 'ESM and CJS' : 'ESM'}${suffix ? `, ${suffix.slice(1)} build` : ''}`;
+      step(`imports in Node without a DOM${readsEnv ? '' : ', reading no environment variable while it loads'} (${what})`, () => {
+        // A child process, so that nothing in this one (or a DOM shim) can hide a problem.
+        const script = `
+          if (typeof window !== 'undefined' || typeof document !== 'undefined') throw new Error('DOM present');
+          // The variables this package's own files read (its dependencies, React for one, may read NODE_ENV).
+          const reads = [];
+          const env = process.env;
+          const ours = (stack) => stack.includes(${JSON.stringify(resolve(pkgDir, 'dist') + '/')});
+          Object.defineProperty(process, 'env', {
+            value: new Proxy(env, { get: (target, name) => (${!readsEnv} && ours(new Error().stack) && reads.push(String(name)), target[name]) }),
+          });
+          const m = await import(${JSON.stringify(pathToFileURL(esm).href)});
+          const { createRequire } = await import('node:module');
+          const c = ${existsSync(cjs)} ? createRequire(${JSON.stringify(pathToFileURL(cjs).href)})(${JSON.stringify(cjs)}) : m;
+          if (reads.length) throw new Error('read process.env.' + reads.join(', process.env.') + ' while loading: Deno refuses that without --allow-env; read it when it is needed');
+          if (!Object.keys(m).length || !Object.keys(c).length) throw new Error('no exports');
+          for (const k of Object.keys(m)) if (!(k in c)) throw new Error('CJS lacks ' + k);
+        `;
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: pkgDir, encoding: 'utf8', stdio: 'pipe' });
+      });
+    }
   }
 }
 if (failed) {

@@ -5,7 +5,10 @@
  * type-checked with the strict settings of tsconfig.base.json, Vue blocks with `strictTemplates`:
  *
  * - with the newest vue-tsc (the root's), every block, React's types for tsx, Vue 3.5's for vue;
- * - with the oldest vue-tsc we support (compat/vue3.3: vue-tsc 2.0.24 and Vue 3.3.13), the vue blocks.
+ * - with the oldest vue-tsc we support (compat/vue3.3: vue-tsc 2.0.24 and Vue 3.3.13), the vue blocks;
+ * - the Angular blocks (ts blocks importing `@angular/...`) instead with Angular's compiler, ngc
+ *   (packages/angular's @angular/compiler-cli), with strict templates: their templates are
+ *   type-checked (inputs, outputs, `$event`), as `ng build` checks them.
  *
  * Conventions, for a README author:
  * - A block is a module. Names a reader supplies (`dashboard`, `user`, `track`, `app`, ...) are
@@ -28,8 +31,8 @@
  * module augmentations as rollup-plugin-dts bundles them, and unaffected by work in progress in
  * a package's sources. `pnpm test` builds first; a warning says when a dist is older than its src.
  *
- * Each run also checks a canary block with a known error in a script and in a template, and
- * fails if the error is not reported: vue-tsc 2.0.0-2.0.22 run with TypeScript 5.9 exit 0
+ * Each run also checks a canary block with a known error in a script and in a template (and an
+ * Angular canary with two errors in its template), and fails if an error is not reported: vue-tsc 2.0.0-2.0.22 run with TypeScript 5.9 exit 0
  * without reporting anything, and a check that can report nothing proves nothing.
  *
  * Usage: node scripts/checkReadme.mjs [--preludes DIR] [README.md ...]   (exit code 1 on any error)
@@ -103,6 +106,94 @@ function generate(block, name, preludeDir) {
   const headLines = head ? lineCount(head) - 1 : 0;
   // `export {}` makes every block a module, so blocks never see each other's top-level names.
   return { name: `${name}.${ext}`, text: `${head}${block.body}\nexport {};\n`, offset: block.line - headLines, prelude: file, headLines };
+}
+
+const CANARY_ANGULAR = `import { Component } from '@angular/core';
+import { PlatformChat } from '@platform-embed/angular';
+
+@Component({
+  selector: 'app-canary',
+  imports: [PlatformChat],
+  template: \`<platform-embed-chat baseUrl="https://acme.platform.example" [publicId]="'a'" (drilldown)="take($event.nope)" />\`,
+})
+export class Canary {
+  take(_: unknown) {}
+}
+`;
+// Two errors: the chat has no publicId input; the drilldown payload has no \`nope\`.
+const CANARY_ANGULAR_ERRORS = 2;
+
+/** An Angular block: a ts block importing Angular, checked by ngc (strict templates) rather than vue-tsc. */
+const isAngular = (block) => LANGS[block.lang] === 'ts' && /from '@angular\//.test(block.body);
+
+/** Where a package's types are for the blocks: its dist's index.d.mts, or the published manifest's (an APF package published from dist/). */
+function packageTypes(name) {
+  const dir = join(root, 'packages', name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (!pkg.publishConfig?.directory) return join(dir, 'dist/index.d.mts');
+  const publishDir = join(dir, pkg.publishConfig.directory);
+  const manifest = existsSync(join(publishDir, 'package.json')) ? JSON.parse(readFileSync(join(publishDir, 'package.json'), 'utf8')) : {};
+  return join(publishDir, manifest.exports?.['.']?.types ?? 'index.d.ts');
+}
+
+/** Runs ngc over the Angular blocks (generated name → origin) in a folder next to packages/angular's node_modules (its Angular). */
+function runAngular(files) {
+  const angularDir = join(root, 'packages/angular');
+  const require = createRequire(join(angularDir, 'package.json'));
+  const compilerCli = dirname(require.resolve('@angular/compiler-cli/package.json'));
+  const version = JSON.parse(readFileSync(join(compilerCli, 'package.json'), 'utf8')).version;
+  const cache = join(angularDir, 'node_modules/.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'readme-check-'));
+  try {
+    writeFileSync(join(dir, 'canary.angular.ts'), CANARY_ANGULAR);
+    const all = { 'canary.angular.ts': 'canary', ...files };
+    for (const [name, origin] of Object.entries(files)) writeFileSync(join(dir, name), origin.text);
+    const paths = Object.fromEntries(
+      PACKAGES.flatMap((p) => [
+        [`@platform-embed/${p}`, [packageTypes(p)]],
+        [`@platform-embed/${p}/*`, [join(root, 'packages', p, 'dist/*.d.mts')]],
+      ]),
+    );
+    const tsconfig = {
+      extends: join(root, 'tsconfig.base.json'),
+      compilerOptions: { noEmit: true, experimentalDecorators: true, useDefineForClassFields: false, paths },
+      files: [join(preludes, 'prelude.d.ts'), ...Object.keys(all).map((f) => join(dir, f))],
+      angularCompilerOptions: { strictTemplates: true, strictInjectionParameters: true, strictInputAccessModifiers: true },
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const result = spawnSync(process.execPath, [join(compilerCli, 'bundles/src/bin/ngc.js'), '-p', join(dir, 'tsconfig.json')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    // ngc writes `path:line:col - error CODE: message`, with color codes when it thinks it is in a terminal.
+    const output = `${result.stdout}${result.stderr}`.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+    const errors = [];
+    let canaries = 0;
+    for (const raw of output.split('\n')) {
+      const m = /^(.*?)[:(](\d+)[:,](\d+)\)?:? - error (\S+): (.*)$/.exec(raw.trim());
+      if (!m) continue;
+      const [, path, line, col, code, message] = m;
+      const origin = all[relative(dir, resolve(dir, path))];
+      if (origin === 'canary') {
+        canaries++;
+        continue;
+      }
+      const where = origin
+        ? `${rel(origin.block.file)}:${Number(line) + origin.offset}:${col}`
+        : `${rel(resolve(dir, path))}:${line}:${col}`;
+      errors.push(`${where} - error ${code}: ${message} [ngc ${version}]`);
+    }
+    if (canaries < CANARY_ANGULAR_ERRORS)
+      errors.push(
+        `ngc ${version} reported ${canaries} of the ${CANARY_ANGULAR_ERRORS} errors of the Angular canary: it checks nothing here (exit code ${result.status})\n${output.trim()}`,
+      );
+    else if (result.status !== 0 && errors.length === 0 && canaries === 0)
+      errors.push(`ngc ${version} failed (exit code ${result.status})\n${output.trim()}`);
+    return { errors, version };
+  } finally {
+    if (!process.env.README_CHECK_KEEP) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Where the `types=` of a prelude are looked up: the root's, and the runtimes' (compat/runtimes). */
@@ -194,7 +285,7 @@ function staleDist() {
       return Math.max(max, e.isDirectory() ? newest(path) : statSync(path).mtimeMs);
     }, 0);
   return PACKAGES.filter((p) => {
-    const dts = join(root, 'packages', p, 'dist/index.d.mts');
+    const dts = packageTypes(p);
     return !existsSync(dts) || statSync(dts).mtimeMs < newest(join(root, 'packages', p, 'src'));
   });
 }
@@ -213,10 +304,15 @@ export function checkReadmes(readmes, { preludeDir = preludes } = {}) {
     const vue = { 'canary.vue': 'canary' };
     writeFileSync(join(dir, 'canary.ts'), CANARY_TS);
     writeFileSync(join(dir, 'canary.vue'), CANARY_VUE);
+    const angularFiles = {};
     // Blocks whose prelude names type packages, by that list: each list is a program of its own.
     const byTypes = new Map();
     for (const block of checked) {
       const generated = generate(block, `${rel(block.file).replace(/[^\w.-]+/g, '_')}.L${block.line}`, preludeDir);
+      if (isAngular(block)) {
+        angularFiles[generated.name] = { block, ...generated };
+        continue;
+      }
       writeFileSync(join(dir, generated.name), generated.text);
       const types = typesOf(block, preludeDir);
       if (types) {
@@ -236,12 +332,14 @@ export function checkReadmes(readmes, { preludeDir = preludes } = {}) {
     const oldestFrom = join(root, 'compat/vue3.3');
     const oldestVue = dirname(createRequire(join(oldestFrom, 'package.json')).resolve('vue/package.json'));
     const oldest = run({ dir, label: 'oldest', from: oldestFrom, vue: oldestVue, files: vue });
-    const errors = [...newest.errors, ...oldest.errors, ...runtimes.flatMap((program) => program.errors)];
-    const count = (lang) => checked.filter((b) => LANGS[b.lang] === lang).length;
+    const angular = runAngular(angularFiles);
+    const errors = [...newest.errors, ...oldest.errors, ...runtimes.flatMap((program) => program.errors), ...angular.errors];
+    const count = (lang) => checked.filter((b) => LANGS[b.lang] === lang && !isAngular(b)).length;
     const summary =
       `readme-check: ${checked.length} blocks checked (${count('ts')} ts, ${count('tsx')} tsx, ${count('vue')} vue; vue-tsc ${newest.version}, ` +
       `and vue-tsc ${oldest.version} with Vue ${vueVersion(oldestFrom)} for the vue blocks` +
       runtimes.map((program) => `, ${program.count} with the types ${program.types} in a program of their own`).join('') +
+      `; ${Object.keys(angularFiles).length} Angular with ngc ${angular.version}` +
       `), ${skipped.length} skipped` +
       (skipped.length ? `: ${skipped.map((b) => `${rel(b.file)}:${b.line}`).join(', ')}` : '') +
       (errors.length ? `; ${errors.length} error${errors.length > 1 ? 's' : ''}` : '');

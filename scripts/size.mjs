@@ -6,6 +6,8 @@
 // gzipped at level 9. Frameworks (and, for adapters, the core) are left out, as the budgets are
 // "beyond the core and the framework".
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { rollup } from 'rollup';
@@ -14,6 +16,8 @@ import terser from '@rollup/plugin-terser';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = (pkg) => resolve(root, `packages/${pkg}/dist/index.mjs`);
+// The Angular Package Format build of @platform-embed/angular (see angularBuild).
+const angularDist = resolve(root, 'packages/angular/dist/fesm2022/platform-embed-angular.mjs');
 const entries = [
   {
     label: 'core: embedDashboard (all it needs, validators included)',
@@ -41,6 +45,23 @@ const entries = [
     budget: 1000,
     external: ['vue', '@platform-embed/core'],
   },
+  {
+    label: 'angular adapter: one surface with its templates (beyond core and angular)',
+    pkg: 'angular',
+    file: angularDist,
+    code: `export { PlatformDashboard, PlatformEmbedLoading, PlatformEmbedError } from '${angularDist}';`,
+    budget: 1500,
+    external: ['@angular', '@platform-embed/core'],
+    angular: true,
+  },
+  {
+    label: 'angular adapter: everything',
+    pkg: 'angular',
+    file: angularDist,
+    code: `export * from '${angularDist}';`,
+    external: ['@angular', '@platform-embed/core'],
+    angular: true,
+  },
   { label: 'server client (node/edge)', pkg: 'server', code: `export * from '@platform-embed/server';` },
   {
     label: 'script tag bundle (everything)',
@@ -59,8 +80,45 @@ const nodeEnv = (mode) => ({
   transform: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', JSON.stringify(mode)) : null),
 });
 
+/**
+ * An Angular app's production build of a partially compiled package (APF), as the Angular CLI
+ * makes it: Angular's linker turns the declarations into the definitions the app ships; each
+ * class with static members (its definitions) is wrapped in a pure function, so a component the
+ * app does not use is dropped (the CLI's "adjust static class members" step); Angular's
+ * development-mode globals (`ngDevMode`, ...) are folded.
+ */
+async function angularBuild(mode) {
+  const from = createRequire(resolve(root, 'packages/angular/package.json'));
+  const { transformAsync, types: t } = from('@babel/core');
+  const { default: linker } = await import(pathToFileURL(from.resolve('@angular/compiler-cli/linker/babel')).href);
+  const { GLOBAL_DEFS_FOR_TERSER_WITH_AOT } = await import(pathToFileURL(from.resolve('@angular/compiler-cli/private/tooling')).href);
+  const pureClasses = {
+    visitor: {
+      ClassDeclaration(path) {
+        if (!path.parentPath.isProgram() || !path.node.body.body.some((member) => t.isStaticBlock(member))) return;
+        const id = path.node.id;
+        const factory = t.arrowFunctionExpression([], t.blockStatement([path.node, t.returnStatement(id)]));
+        const call = t.addComment(t.callExpression(factory, []), 'leading', '#__PURE__');
+        path.replaceWith(t.variableDeclaration('const', [t.variableDeclarator(t.identifier(id.name), call)]));
+        path.skip();
+      },
+    },
+  };
+  const link = {
+    name: 'angular-linker',
+    async transform(code, id) {
+      if (!code.includes('ɵɵngDeclare')) return null;
+      const options = { filename: id, configFile: false, babelrc: false, sourceMaps: false };
+      const linked = await transformAsync(code, { ...options, plugins: [linker] });
+      const result = await transformAsync(linked.code, { ...options, plugins: [pureClasses] });
+      return { code: result.code, map: null };
+    },
+  };
+  return { link, globals: mode === 'production' ? GLOBAL_DEFS_FOR_TERSER_WITH_AOT : {} };
+}
+
 async function measure(entry, mode) {
-  if (entry.file) {
+  if (entry.file && !entry.angular) {
     const file = mode === 'production' ? entry.file : entry.devFile;
     if (!existsSync(file)) return null;
     if (mode === 'production') return readFileSync(file);
@@ -68,8 +126,9 @@ async function measure(entry, mode) {
     const { minify } = await import('terser');
     return Buffer.from((await minify(readFileSync(file, 'utf8'), { compress: { passes: 2 }, format: { comments: false } })).code);
   }
-  if (!existsSync(dist(entry.pkg))) return null;
+  if (!existsSync(entry.file ?? dist(entry.pkg))) return null;
   const external = entry.external ?? [];
+  const angular = entry.angular ? await angularBuild(mode) : null;
   const bundle = await rollup({
     input: 'entry',
     external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
@@ -82,7 +141,8 @@ async function measure(entry, mode) {
       },
       nodeResolve({ browser: true, exportConditions: [mode] }),
       nodeEnv(mode),
-      terser({ compress: { passes: 2 }, format: { comments: false } }),
+      ...(angular ? [angular.link] : []),
+      terser({ compress: { passes: 2, global_defs: angular?.globals ?? {} }, format: { comments: false } }),
     ],
     onwarn: () => {},
   });

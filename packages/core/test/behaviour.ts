@@ -16,7 +16,7 @@ export type Options = Partial<DashboardEmbedOptions>;
 /** How a binding is driven by the table. */
 export interface Driver {
   /** Which bindings drive it; some rows need what a binding lacks (e.g. handler options on an element). */
-  name: 'core' | 'react' | 'vue' | 'element';
+  name: 'core' | 'react' | 'vue' | 'element' | 'angular';
   /** Mounts a dashboard with these options (always with `baseUrl`, `publicId` and a `session` function). */
   mount(options: Options): Promise<void>;
   /** Changes options as the host would (props, attributes): the binding's whole options become `options`. */
@@ -103,7 +103,7 @@ export const BEHAVIOUR: Row[] = [
   {
     option: 'className',
     to: { className: 'embed' },
-    skip: ['react', 'vue', 'element'],
+    skip: ['react', 'vue', 'element', 'angular'],
     effect: { kind: 'present', check: (iframe) => expect(iframe.className).toBe('embed') },
   },
 ];

@@ -1,0 +1,13 @@
+/**
+ * Angular standalone components (`PlatformDashboard`, `PlatformChat`, `PlatformApp`) with signal
+ * inputs, typed outputs and loading and error templates: a thin layer over `@platform-embed/core`,
+ * which it re-exports.
+ *
+ * @module @platform-embed/angular
+ */
+export * from '@platform-embed/core';
+export { PlatformApp, PlatformChat, PlatformDashboard } from './generated/components';
+export { PlatformEmbedBase } from './generated/base';
+export { PlatformEmbed } from './platformEmbed';
+export { PlatformEmbedError, PlatformEmbedLoading, type PlatformEmbedErrorContext } from './templates';
+export type { PlatformEmbedInputs } from './types';
