@@ -23,11 +23,7 @@ const parts = {
   ],
   'the session Response read (status, Retry-After) and the rate-limit gate': [
     ['sessionSource.ts', "Object.prototype.toString.call(result) == '[object Response]'", 'false'],
-    [
-      'sessionSource.ts',
-      'await through(route, () =>',
-      'await ((f: () => unknown) => f())(() =>',
-    ],
+    ['sessionSource.ts', 'await through(route, () =>', 'await ((f: () => unknown) => f())(() =>'],
   ],
   'checks in every build (ids, timeouts, retry)': [['url.ts', '  checkAlways(surface, o);\n', '']],
   'lazy loading (IntersectionObserver)': [
