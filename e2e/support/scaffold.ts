@@ -40,6 +40,11 @@ const toolchains = (): Record<string, string> => {
     '@types/node': versionOf('@types/node', root),
     '@types/react': versionOf('@types/react', root),
     '@types/react-dom': versionOf('@types/react-dom', root),
+    // The routers of the keep-alive apps (a route left and entered again).
+    'react-router': versionOf('react-router', e2e),
+    'vue-router': versionOf('vue-router', e2e),
+    '@vitejs/plugin-react': versionOf('@vitejs/plugin-react', root),
+    '@vitejs/plugin-vue': versionOf('@vitejs/plugin-vue', root),
   };
 };
 
