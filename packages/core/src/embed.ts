@@ -1,5 +1,15 @@
 import { checkOptions } from './checkOptions';
-import type { AnyOptions, AppEmbedOptions, ChatEmbedOptions, DashboardEmbedOptions, EmbedOptionsMap } from './embedOptions';
+import {
+  MOVE,
+  PRESENT,
+  RELOAD,
+  RETARGET,
+  type AnyOptions,
+  type AppEmbedOptions,
+  type ChatEmbedOptions,
+  type DashboardEmbedOptions,
+  type EmbedOptionsMap,
+} from './embedOptions';
 import { EmbedError } from './errors';
 import { present } from './frame';
 import { createHandle, destroyedError, type EmbedHandle } from './handle';
@@ -74,7 +84,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const { later, end } = scope;
   const handlers = createHandlers(current);
   const status = createStatus((fn, args) => handlers.call(fn, 'state', args));
-  const host = createHostState();
+  const host = createHostState(o);
   const session = createSessionSource(current);
   const policy = createRetryPolicy(current, later, handlers.diagnose);
   const isStatus = (...names: string[]) => names.includes(status.get().status);
@@ -128,20 +138,22 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const previous = o;
     const next = { ...o, ...partial } as AnyOptions;
     const commit = configure(next);
-    const plan = planUpdate(previous, next, Object.keys(partial), isStatus('idle'));
+    const { does, changes, removed } = planUpdate(previous, next, Object.keys(partial), isStatus('idle'));
     // Everything is checked (options and actions): only now does anything change.
     commit();
-    if (plan.retarget) host.keep('path', next.path);
-    plan.removed.forEach(([name, members]) => host.forget(name, members));
-    plan.changes.forEach(({ name, value, member }) => host.keep(name, value, member));
+    // (RETARGET's own bit; it holds RELOAD's too.)
+    if ((does & RETARGET) == RETARGET) host.keep('path', next.path);
+    removed.forEach(([name, members]) => host.forget(name, members));
+    changes.forEach(({ name, value, member }) => host.keep(name, value, member));
     const frame = attempt.frame();
-    const reload = plan.reload || (plan.move && frame && !canMove());
+    const moves = does & MOVE && frame;
+    const reload = does & RELOAD || (moves && !canMove());
     if (reload) load();
-    else if (plan.move && frame) move(container, frame.iframe);
+    else if (moves) move(container, frame.iframe);
     keeper.shown(container);
     if (reload) return;
-    plan.changes.forEach(({ message }) => dispatch(message, true));
-    if (plan.restyle && frame) present(frame.iframe, o, surface);
+    changes.forEach(({ message }) => dispatch(message, true));
+    if (does & PRESENT && frame) present(frame.iframe, o, surface);
   };
   const destroy = () => {
     if (isStatus('destroyed')) return;
@@ -153,12 +165,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     handlers.clear();
     status.clear();
   };
-  const handle = createHandle(surface, {
+  const handle = createHandle(surface, status, handlers, {
     origin: () => origin,
     iframe: () => attempt.frame()?.iframe ?? null,
-    status,
-    handlers,
-    destroyed: () => isStatus('destroyed'),
     update,
     send: (type, payload) => dispatch(createActionOf(type, payload)),
     reload(id) {
@@ -176,15 +185,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       options: current,
       container: () => container,
       place: (box, extra) => ((o = { ...o, ...extra, container: box }), (container = box)),
-      iframe: () => attempt.frame()?.iframe,
-      idle: () => isStatus('idle'),
       cold: () => (end(), attempt.remove(), status.set('idle')),
     },
     NO_HANDLERS,
   );
   keepers.set(handle, keeper);
-  // The options' kept state is the first host state: validated as actions, kept for every load.
-  planUpdate({} as AnyOptions, o, Object.keys(o), true).changes.forEach(({ name, value, member }) => host.keep(name, value, member));
   load();
   return handle;
 }
