@@ -3,7 +3,6 @@ import {
   MOVE,
   PRESENT,
   RELOAD,
-  RETARGET,
   type AnyOptions,
   type AppEmbedOptions,
   type ChatEmbedOptions,
@@ -117,12 +116,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     place: (path) => host.keep('path', path),
   });
   const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, handlers.log);
-  const start = () => {
-    end();
-    policy.started();
-    handlers.ready(undefined);
-    attempt.start();
-  };
+  // An attempt now: the previous one ended, the retry that waited (if any) has started.
+  const start = () => (end(), policy.started(), handlers.ready(undefined), attempt.start());
   const whenSeen = createLazyStart(later);
   // A new load: once a lazy embed is (near) in view, mount with a fresh session.
   const load = () => {
@@ -131,20 +126,16 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     whenSeen(container, o.loading == 'lazy', () => (status.loading(), start()));
   };
 
-  const target = (): [Window, string] => [attempt.frame()!.window, origin];
-  const { post, dispatch } = createSender(host, () => isStatus('ready'), target, handlers.log);
+  const { post, dispatch } = createSender(host, status, () => [attempt.frame()!.window, origin], handlers.log);
 
   const update = (partial: Partial<AnyOptions>) => {
-    const previous = o;
     const next = { ...o, ...partial } as AnyOptions;
     const commit = configure(next);
-    const { does, changes, removed } = planUpdate(previous, next, Object.keys(partial), isStatus('idle'));
+    const plan = planUpdate(o, next, Object.keys(partial), isStatus('idle'));
     // Everything is checked (options and actions): only now does anything change.
     commit();
-    // (RETARGET's own bit; it holds RELOAD's too.)
-    if ((does & RETARGET) == RETARGET) host.keep('path', next.path);
-    removed.forEach(([name, members]) => host.forget(name, members));
-    changes.forEach(({ name, value, member }) => host.keep(name, value, member));
+    host.apply(plan, next.path);
+    const { does, changes } = plan;
     const frame = attempt.frame();
     const moves = does & MOVE && frame;
     const reload = does & RELOAD || (moves && !canMove());
@@ -170,12 +161,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     iframe: () => attempt.frame()?.iframe ?? null,
     update,
     send: (type, payload) => dispatch(createActionOf(type, payload)),
-    reload(id) {
-      policy.reset();
-      session.give(id, false);
-      load();
-      return status.ready();
-    },
+    reload: (id) => (policy.reset(), session.give(id, false), load(), status.ready()),
     destroy,
   });
   // keepAlive and detach (parking.ts).

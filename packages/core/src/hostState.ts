@@ -1,5 +1,7 @@
+import { RETARGET } from './embedOptions';
 import { KEPT_STATE, type HostState, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS, parameter, type LaunchOptionSpec } from './launchOptions';
+import type { Plan } from './planUpdate';
 import { ACTION_PREFIX, actionEnvelope, createActionOf, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
 
 /*
@@ -79,9 +81,14 @@ export function createHostState(options: HostState) {
   return {
     state,
     keep,
-    /** Forgets members of a keyed option. */
-    forget: (name: KeptName, members: string[]) =>
-      members.length && keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member)))),
+    /** Keeps what an update changes: the values set, the members removed forgotten, and for another dashboard or app the new `path` (the place in the old one is forgotten). */
+    apply({ does, changes, removed }: Plan, path: string | undefined) {
+      // (RETARGET's own bit; it holds RELOAD's too.)
+      if ((does & RETARGET) == RETARGET) keep('path', path);
+      for (const [name, members] of removed)
+        keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member))));
+      for (const { name, value, member } of changes) keep(name, value, member);
+    },
     /** Keeps what an action sets, if it sets kept state. @returns whether it did (then it is replayed at `ready`, not queued). */
     record(message: ActionMessage): boolean {
       const name = byAction.get(message.type);
