@@ -35,7 +35,7 @@ const PACKAGES = ['core', 'element'];
  * take out the feature, not what the rest calls.
  */
 export const PARTS = {
-  'update() and the option tables it plans from (planUpdate)': [['    update,\n', '    update: () => {},\n']],
+  'update() and what it plans from the option tables (planUpdate)': [['attempt.frame, update, send,', 'attempt.frame, () => {}, send,']],
   'keep-alive, parking, preload (parking.ts)': [
     ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
@@ -64,7 +64,7 @@ export const PARTS = {
   'retries (backoff, offline and hidden-tab waits)': [
     ["if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
-  'CSP detection': [['        watchPolicy(origin, later, fail);\n', '']],
+  'CSP detection': [['        watchPolicy(origin(), later, fail);\n', '']],
   'validation of incoming messages (envelope and payload)': [
     [
       "if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };",
@@ -74,13 +74,13 @@ export const PARTS = {
   'validation of actions (the engine stays for events)': [
     ["problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", ''],
   ],
-  'the ready timeout': [['watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin, later, fail);', '']],
+  'the ready timeout': [['watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);', '']],
   'the session call timeout': [['const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
   'replay of the kept state after ready': [
     ['    drain(): ActionMessage[] {\n', '    drain(): ActionMessage[] {\n      return pending.splice(0);\n'],
   ],
   'debug logging': [['const { debug } = options();', "const debug = false as AnyOptions['debug'];"]],
-  'the action helpers (setColorScheme, ...; send stays)': [['    ...actionHelpers(send),\n', '']],
+  'the action helpers (setColorScheme, ...; send stays)': [['    ...actionHelpers(guardedSend),\n', '']],
 };
 
 /** The bundles measured: what a host's production build ships. */

@@ -18,8 +18,8 @@ import { createLazyStart } from './lazyStart';
 import { createLoadAttempt, type Fail } from './loadAttempt';
 import { adopt, canMove, createKeeper, keepAliveName, keepers, move, parkedUnder, slot } from './parking';
 import { planUpdate } from './planUpdate';
-import { createActionOf, type Surface } from './protocol';
-import { createReceiver } from './receiver';
+import { createActionOf, type EventMessage, type ReadyPayload, type Surface } from './protocol';
+import { createReceiver, type Reaction } from './receiver';
 import { createRetryPolicy } from './retryPolicy';
 import { createScope } from './scope';
 import { createSender } from './sender';
@@ -79,6 +79,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   configure({ ...options } as AnyOptions)();
 
   const current = () => o;
+  const getOrigin = () => origin;
+  const getContainer = () => container;
   const scope = createScope();
   const { later, end } = scope;
   const handlers = createHandlers(current);
@@ -100,22 +102,25 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       if (keeper.parked()) destroy();
     }
   };
-  const receive = createReceiver(() => origin, handlers, redact, {
-    ready(message) {
+  // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
+  const react: Reaction = (name, payload, message) => {
+    if (name == 'ready') {
       end();
       policy.reset();
-      handlers.ready(message);
+      handlers.ready(message as EventMessage<'ready'>);
       // The kept state and the held actions go out before any ready handler or state
       // listener runs, so an action sent from one of those cannot overtake them.
       host.drain().forEach(post);
-      status.readied(message.payload);
-    },
+      status.readied(payload as ReadyPayload);
+    }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
-    fatal: (message) => policy.waiting() || fail(new EmbedError('fatal', `the embed failed: ${redact(message)}${renewHint(o)}`), true),
+    else if (name == 'error' && payload.fatal && !policy.waiting())
+      fail(new EmbedError('fatal', `the embed failed: ${redact(payload.message as string)}${renewHint(o)}`), true);
     // The viewer's place, brought back after a reload.
-    place: (path) => host.keep('path', path),
-  });
-  const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, handlers.log);
+    else if (name == 'view' || name == 'navigate') host.keep('path', payload.path);
+  };
+  const receive = createReceiver(getOrigin, handlers, redact, react);
+  const attempt = createLoadAttempt(surface, current, getOrigin, getContainer, session, host.url, scope, receive, fail, handlers.log);
   // An attempt now: the previous one ended, the retry that waited (if any) has started.
   const start = () => (end(), policy.started(), handlers.ready(undefined), attempt.start());
   const whenSeen = createLazyStart(later);
@@ -126,7 +131,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     whenSeen(container, o.loading == 'lazy', () => (status.loading(), start()));
   };
 
-  const { post, dispatch } = createSender(host, status, () => [attempt.frame()!.window, origin], handlers.log);
+  const { post, dispatch } = createSender(host, status, attempt.frame, getOrigin, handlers.log);
 
   const update = (partial: Partial<AnyOptions>) => {
     const next = { ...o, ...partial } as AnyOptions;
@@ -156,20 +161,15 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     handlers.clear();
     status.clear();
   };
-  const handle = createHandle(surface, status, handlers, {
-    origin: () => origin,
-    iframe: () => attempt.frame()?.iframe ?? null,
-    update,
-    send: (type, payload) => dispatch(createActionOf(type, payload)),
-    reload: (id) => (policy.reset(), session.give(id, false), load(), status.ready()),
-    destroy,
-  });
+  const send = (type: string, payload?: unknown) => dispatch(createActionOf(type, payload));
+  const reload = (id?: string) => (policy.reset(), session.give(id, false), load(), status.ready());
+  const handle = createHandle(surface, status, handlers, getOrigin, attempt.frame, update, send, reload, destroy);
   // keepAlive and detach (parking.ts).
   const keeper = createKeeper(
     {
       handle,
       options: current,
-      container: () => container,
+      container: getContainer,
       place: (box, extra) => ((o = { ...o, ...extra, container: box }), (container = box)),
       cold: () => (end(), attempt.remove(), status.set('idle')),
     },

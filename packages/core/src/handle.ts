@@ -1,5 +1,6 @@
 import type { AnyEventHandler, AnyOptions, EmbedOptionsMap, EventHandler } from './embedOptions';
 import { EmbedError } from './errors';
+import type { Frame } from './frame';
 import type { createHandlers } from './handlers';
 import type { FilterValue } from './launchOptions';
 import { actionHelpers } from './actionHelpers';
@@ -99,39 +100,43 @@ export interface EmbedHandle<S extends Surface = Surface> {
   destroy(): void;
 }
 
-/** What the controller does for its handle (the handle refuses it all once the embed is destroyed). */
-export interface HandleParts {
-  origin(): string;
-  iframe(): HTMLIFrameElement | null;
-  update(partial: Partial<AnyOptions>): void;
-  send(type: string, payload?: unknown): void;
-  reload(session?: string): Promise<ReadyPayload>;
-  destroy(): void;
-}
-
 /** The error of an operation asked of a destroyed embed. */
 export const destroyedError = (what: string): EmbedError => new EmbedError('destroyed', __DEV__ ? `cannot ${what} after destroy()` : what);
 
-/** Creates the handle of an embed from its controller's parts. */
+/**
+ * Creates the handle of an embed from its controller's parts (given one by one: a bundle keeps
+ * no object of their names).
+ * @param origin the tenant origin
+ * @param frame the current frame
+ * @param update changes the options (checked)
+ * @param send sends an action (validated)
+ * @param reload loads again, with the session given or a fresh one
+ * @param destroy destroys the embed
+ */
 export function createHandle<S extends Surface>(
   surface: S,
   status: ReturnType<typeof createStatus>,
   handlers: ReturnType<typeof createHandlers>,
-  parts: HandleParts,
+  origin: () => string,
+  frame: () => Frame | null,
+  update: (partial: Partial<AnyOptions>) => void,
+  send: (type: string, payload?: unknown) => void,
+  reload: (session?: string) => Promise<ReadyPayload>,
+  destroy: () => void,
 ): EmbedHandle<S> {
   const destroyed = () => status.get().status == 'destroyed';
   // What a destroyed embed refuses (reload() with a rejected promise).
   const live = (what: string) => {
     if (destroyed()) throw destroyedError(what);
   };
-  const send = (type: string, payload?: unknown) => (live(`send "${String(type)}"`), parts.send(type, payload));
+  const guardedSend = (type: string, payload?: unknown) => (live(`send "${String(type)}"`), send(type, payload));
   return {
     surface,
     get origin() {
-      return parts.origin();
+      return origin();
     },
     get iframe() {
-      return parts.iframe();
+      return frame()?.iframe ?? null;
     },
     get ready() {
       return status.ready();
@@ -141,13 +146,13 @@ export function createHandle<S extends Surface>(
     },
     getState: status.get,
     subscribe: status.subscribe,
-    update: (partial: Partial<AnyOptions>) => (live('update'), parts.update(partial)),
+    update: (partial: Partial<AnyOptions>) => (live('update'), update(partial)),
     on: (type: string, fn: Function) => handlers.on(type, fn, false, destroyed()),
     once: (type: string, fn: Function) => handlers.on(type, fn, true, destroyed()),
     off: handlers.off,
-    send,
-    ...actionHelpers(send),
-    reload: (session?: string) => (destroyed() ? Promise.reject(destroyedError('reload')) : parts.reload(session)),
-    destroy: parts.destroy,
+    send: guardedSend,
+    ...actionHelpers(guardedSend),
+    reload: (session?: string) => (destroyed() ? Promise.reject(destroyedError('reload')) : reload(session)),
+    destroy,
   } as unknown as EmbedHandle<S>;
 }

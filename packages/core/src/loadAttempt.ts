@@ -69,14 +69,16 @@ const refuseOpaqueOrigin = () => {
 
 /**
  * Creates the load attempts of one embed.
- * @param place the embed's current tenant origin and container
+ * @param origin the embed's tenant origin
+ * @param container the element the embed mounts into
  * @param carried the kept launch options the next URL carries
  * @param receive routes the new frame's messages
  */
 export function createLoadAttempt(
   surface: Surface,
   options: () => AnyOptions,
-  place: () => [origin: string, container: HTMLElement],
+  origin: () => string,
+  container: () => HTMLElement,
   session: ReturnType<typeof createSessionSource>,
   carried: () => HostState,
   { later, generation }: Scope,
@@ -111,12 +113,11 @@ export function createLoadAttempt(
         refuseOpaqueOrigin();
         const id = await session.next(abort.signal);
         if (attempt != generation()) return;
-        const [origin, container] = place();
         const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
-        watchPolicy(origin, later, fail);
-        frame = mountFrame(container, url, options(), surface, receive);
+        watchPolicy(origin(), later, fail);
+        frame = mountFrame(container(), url, options(), surface, receive);
         log('mount', redactSession(url));
-        watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin, later, fail);
+        watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);
       } catch (e) {
         // A session call that failed or timed out is renewable; a refused session or a missing container is not.
         if (attempt == generation()) fail(e as SessionFailure, (e as SessionFailure).renew);

@@ -1,3 +1,4 @@
+import type { Frame } from './frame';
 import type { createHostState } from './hostState';
 import type { createStatus } from './status';
 import type { ActionMessage } from './protocol';
@@ -11,19 +12,20 @@ import type { ActionMessage } from './protocol';
 /**
  * Creates the sender of one embed.
  * @param status the embed's status (actions go out once it is ready)
- * @param target the current frame's window and the tenant origin
+ * @param frame the current frame
+ * @param origin the tenant origin
  */
 export function createSender(
   host: ReturnType<typeof createHostState>,
   status: ReturnType<typeof createStatus>,
-  target: () => [Window, string],
+  frame: () => Frame | null,
+  origin: () => string,
   log: (...args: unknown[]) => void,
 ) {
   const post = (message: ActionMessage) => {
     message.timestamp = Date.now();
     log('action', message.type);
-    const [window, origin] = target();
-    window.postMessage(message, origin);
+    frame()!.window.postMessage(message, origin());
   };
   return {
     post,
