@@ -13,7 +13,6 @@ import {
 } from 'vue';
 import {
   EVENT_SCHEMAS,
-  IDLE,
   createBinding,
   eventProp,
   type EmbedBindingOptions,
@@ -75,7 +74,7 @@ export function usePlatformEmbed<S extends Surface>(
   dispatch?: EventDispatch,
 ): PlatformEmbedResult<S> {
   const binding = createBinding<S>();
-  const state = shallowRef(IDLE);
+  const state = shallowRef(binding.getState());
   const embed = shallowRef<EmbedHandle<S> | null>(null);
   binding.subscribe(() => {
     state.value = binding.getState();
