@@ -63,6 +63,12 @@ const whenGone = (box: HTMLElement, gone: () => void) => {
   return watcher;
 };
 
+// An option the component no longer passes (one of `keys`, the last options' names) is removed, as if set to undefined.
+const withRemoved = (next: Record<string, unknown>, keys: string[]) => {
+  for (const key of keys) if (!(key in next)) next[key] = undefined;
+  return next;
+};
+
 /** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`. */
 export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   // The current controller; after unmount the destroyed one, whose state the binding reports.
@@ -76,26 +82,18 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
   const live = () => (handle?.getState().status == 'destroyed' ? null : handle);
-  const drop = () => {
-    handle?.destroy();
-    keys = [];
-  };
+  const drop = () => (handle?.destroy(), (keys = []));
   return {
     get handle() {
       return live();
     },
     getState: () => handle?.getState() ?? IDLE,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     mount(box, { surface, ...options }) {
       leaving++;
       watcher?.disconnect();
       container = box;
-      const next: Record<string, unknown> = { ...options, container: box };
-      // An option the component no longer passes is removed, as if set to undefined.
-      for (const key of keys) if (!(key in next)) next[key] = undefined;
+      const next = withRemoved({ ...options, container: box }, keys);
       if (live()?.surface != surface) drop();
       const current = live();
       if (current) (current.update as Untyped)(next);
@@ -130,9 +128,6 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       if (current) action(current);
       else early.push(action);
     },
-    detach() {
-      const current = live();
-      if (current) keepers.get(current)!.stow();
-    },
+    detach: () => keepers.get(live()!)?.stow(),
   };
 }

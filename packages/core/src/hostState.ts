@@ -79,7 +79,6 @@ export function createHostState(options: HostState) {
     ((state as Record<string, unknown>)[name] = member === undefined ? value : { ...state[name as 'filters'], [member]: value });
   diff({}, options).forEach(({ name, value, member }) => keep(name, value, member));
   return {
-    state,
     keep,
     /** Keeps what an update changes: the values set, the members removed forgotten, and for another dashboard or app the new `path` (the place in the old one is forgotten). */
     apply({ does, changes, removed }: Plan, path: string | undefined) {
