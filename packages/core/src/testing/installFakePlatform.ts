@@ -131,6 +131,200 @@ let sessionCount = 0;
 /** The fake installed last, while it is installed: a second install without uninstall() replaces it. */
 let installedFake: FakePlatform | undefined;
 
+/** One load of an embed: its iframe, the iframe's URL and window. */
+interface Load {
+  iframe: HTMLIFrameElement;
+  url: URL;
+  win: Window;
+}
+
+/** What the fake keeps of one embed: the embed it hands out, and how a new load of it is recorded. */
+interface Tracked {
+  embed: FakeEmbed;
+  load(next: Load): void;
+}
+
+/** Dispatches `dispatch`'s event so that a framework sees the state change (see {@link FakePlatformOptions.act}). */
+type Settle = (dispatch: () => void) => Promise<void>;
+
+// Lets a framework see a state change: React through `act`, Vue's scheduler after a few microtasks.
+const settleWith =
+  (act: FakePlatformOptions['act']): Settle =>
+  async (dispatch) => {
+    if (act) await act(async () => dispatch());
+    else dispatch();
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+
+/** Why the SDK would drop an event `name` with `payload`, or `undefined` when it is a valid event of the catalog. */
+function eventProblem(name: string, payload: unknown): string | undefined {
+  if (!Object.hasOwn(EVENT_SCHEMAS, name)) return `"${name}" is not an event of the catalog (${Object.keys(EVENT_SCHEMAS).join(', ')})`;
+  if (!isPlainObject(payload)) return 'the payload must be an object';
+  return checkPayload(EVENT_SCHEMAS[name as EventName], payload);
+}
+
+/** The `ready` payload the platform would send for a load of `url` with `session`, with `overrides` over it. */
+function readyPayloadFor(url: URL, surface: Surface, session: string | null | undefined, overrides: Partial<ReadyPayload>) {
+  const [, publicId, deploymentId] = EMBED_PATH.exec(url.pathname)!;
+  let deployment: number | null = null;
+  if (deploymentId) deployment = Number(deploymentId);
+  else if (session) deployment = 1;
+  const payload: Partial<ReadyPayload> = { embedTenant: null, deploymentId: deployment, mode: session ? 'signed' : 'private', surface };
+  if (publicId) payload.publicId = decodeURIComponent(publicId);
+  return { ...payload, ...overrides };
+}
+
+/** Replaces `win.postMessage`: what the SDK posts to the tenant origin is recorded in `actions`, and sent nowhere. */
+function recordActions(win: Window, tenantOrigin: string, actions: FakeAction[]): void {
+  win.postMessage = (message: { type?: unknown; payload?: unknown }, targetOrigin?: unknown) => {
+    if (targetOrigin === tenantOrigin && typeof message?.type == 'string' && message.type.startsWith(ACTION_PREFIX))
+      actions.push({ type: message.type.slice(ACTION_PREFIX.length), payload: message.payload } as FakeAction);
+  };
+}
+
+/** The embed of a container, over every load of it (`first`, then each reload and retry). */
+function trackEmbed(first: Load, surface: Surface, settle: Settle, options: FakePlatformOptions): Tracked {
+  const sessions: (string | null)[] = [];
+  const actions: FakeAction[] = [];
+  let current = first;
+  // Whether the current load got `ready`, and whether reading `actions` too early was pointed out.
+  let answered = false;
+  let hinted = false;
+  const post = (data: unknown, origin = current.url.origin) =>
+    settle(() => window.dispatchEvent(new MessageEvent('message', { origin, source: current.win, data })));
+  const emit = async (name: string, payload: unknown) => {
+    const problem = eventProblem(name, payload);
+    if (problem)
+      throw new TypeError(
+        `${PREFIX} embed.emit("${name}"): ${problem}. The SDK would drop this event, so the test would see nothing; to test an invalid message, send it with embed.post(data).`,
+      );
+    if (name == 'ready') answered = true;
+    await post({ source: SOURCE, direction: 'event', type: EVENT_PREFIX + name, payload, timestamp: Date.now(), surface });
+  };
+  const embed: FakeEmbed = {
+    surface,
+    origin: first.url.origin,
+    get iframe() {
+      return current.iframe;
+    },
+    get url() {
+      return current.url;
+    },
+    get mounted() {
+      return current.iframe.isConnected;
+    },
+    sessions,
+    get actions() {
+      if (!answered && !actions.length && !hinted) {
+        hinted = true;
+        console.warn(
+          `${PREFIX} embed.actions was read before this embed was answered with ready: the SDK holds actions until ready, so there are none yet. Answer it first (await fake.ready(), or await embed.ready() after fake.next()).`,
+        );
+      }
+      return actions;
+    },
+    get isReady() {
+      return answered;
+    },
+    ready: (payload) => emit('ready', readyPayloadFor(current.url, surface, sessions.at(-1), { ...options.ready, ...payload })),
+    emit: emit as FakeEmbed['emit'],
+    fail: (message = 'the session expired') => emit('error', { message, name: 'SessionError', fatal: true }),
+    post,
+  };
+  // A new load of this embed: a new iframe (a reload, a retry).
+  const load = (next: Load) => {
+    current = next;
+    answered = false;
+    sessions.push(next.url.searchParams.get(surface == 'chat' ? 'sessionId' : 'session'));
+    // The SDK posts only to the tenant origin: the fake records what it sent, and sends it nowhere.
+    recordActions(next.win, next.url.origin, actions);
+  };
+  load(first);
+  return { embed, load };
+}
+
+/** An iframe the SDK mounted (its URL is an embed URL and it has a window), as a load of which surface; else `undefined`. */
+function embedLoad(iframe: HTMLIFrameElement): [Load, Surface] | undefined {
+  let url: URL;
+  try {
+    url = new URL(iframe.src);
+  } catch {
+    return;
+  }
+  const path = EMBED_PATH.exec(url.pathname);
+  const win = iframe.contentWindow;
+  if (!path || !win) return;
+  let surface: Surface = 'chat';
+  if (path[1]) surface = 'dashboard';
+  else if (path[2]) surface = 'app';
+  return [{ iframe, url, win }, surface];
+}
+
+/**
+ * Calls `found` once for each embed iframe in the document: those there now (mounted before
+ * install), then each one inserted, in the microtask after its insertion.
+ * @returns the observer, to disconnect
+ */
+function watchEmbeds(found: (mounted: [Load, Surface]) => void): MutationObserver {
+  const seen = new WeakSet<HTMLIFrameElement>();
+  const check = (iframe: HTMLIFrameElement) => {
+    if (seen.has(iframe)) return;
+    seen.add(iframe);
+    const mounted = embedLoad(iframe);
+    if (mounted) found(mounted);
+  };
+  const scan = (node: Node) => {
+    if (node instanceof HTMLIFrameElement) check(node);
+    else if (node instanceof Element) node.querySelectorAll('iframe').forEach(check);
+  };
+  const observer = new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach(scan)));
+  observer.observe(document, { childList: true, subtree: true });
+  scan(document.documentElement);
+  return observer;
+}
+
+const uninstalledError = () => new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled');
+
+/** The loads not handed out yet, and the calls waiting for one (`next`, with a timeout). */
+function createHandOut(defaultTimeout: number) {
+  const pending: FakeEmbed[] = [];
+  const waiting: [(embed: FakeEmbed) => void, (error: Error) => void][] = [];
+  let open = true;
+  const next = ({ timeout }: FakeWaitOptions = {}) =>
+    new Promise<FakeEmbed>((resolve, reject) => {
+      if (!open) return reject(uninstalledError());
+      const embed = pending.shift();
+      if (embed) return resolve(embed);
+      const ms = timeout ?? defaultTimeout;
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        reject(
+          new EmbedError(
+            ErrorCode.Timeout,
+            `no embed mounted within ${ms} ms: render the component first, in a container attached to the document, and check that its session function resolves (a longer wait: fake.next({ timeout }) or installFakePlatform({ timeout }))`,
+          ),
+        );
+      }, ms);
+      const waiter: (typeof waiting)[number] = [(embed) => (clearTimeout(timer), resolve(embed)), (e) => (clearTimeout(timer), reject(e))];
+      waiting.push(waiter);
+    });
+  return {
+    next,
+    /** Hands a new load out: to the oldest waiting call, else to the next one. */
+    handOut(embed: FakeEmbed) {
+      const waiter = waiting.shift();
+      if (waiter) waiter[0](embed);
+      else pending.push(embed);
+    },
+    /** No more loads: the waiting calls reject. */
+    close() {
+      open = false;
+      pending.length = 0;
+      waiting.splice(0).forEach(([, reject]) => reject(uninstalledError()));
+    },
+  };
+}
+
 /**
  * Installs a fake of the platform in a DOM test environment (jsdom, happy-dom): every embed the
  * SDK or a binding mounts from now on is answered by an in-process fake that the test drives.
@@ -159,161 +353,28 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     installedFake.uninstall();
   }
   const embeds: FakeEmbed[] = [];
-  const byContainer = new Map<Node, ReturnType<typeof track>>();
-  const seen = new WeakSet<HTMLIFrameElement>();
-  // Loads not handed out yet, and the calls waiting for one.
-  const pending: FakeEmbed[] = [];
-  const waiting: [(embed: FakeEmbed) => void, (error: Error) => void][] = [];
+  const byContainer = new Map<Node, Tracked>();
+  const loads = createHandOut(options.timeout ?? WAIT_MS);
   let installed = true;
 
-  // Lets a framework see a state change: React through `act`, Vue's scheduler after a few microtasks.
-  const settle = async (dispatch: () => void) => {
-    if (options.act) await options.act(async () => dispatch());
-    else dispatch();
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-  };
+  const settle = settleWith(options.act);
 
-  function track(iframe: HTMLIFrameElement, url: URL, surface: Surface, win: Window) {
-    const sessions: (string | null)[] = [];
-    const actions: FakeAction[] = [];
-    let current = { iframe, url, win };
-    // Whether the current load got `ready`, and whether reading `actions` too early was pointed out.
-    let answered = false;
-    let hinted = false;
-    const post = (data: unknown, origin = current.url.origin) =>
-      settle(() => window.dispatchEvent(new MessageEvent('message', { origin, source: current.win, data })));
-    const emit = async (name: string, payload: unknown) => {
-      const problem = !Object.hasOwn(EVENT_SCHEMAS, name)
-        ? `"${name}" is not an event of the catalog (${Object.keys(EVENT_SCHEMAS).join(', ')})`
-        : isPlainObject(payload)
-          ? checkPayload(EVENT_SCHEMAS[name as EventName], payload)
-          : 'the payload must be an object';
-      if (problem)
-        throw new TypeError(
-          `${PREFIX} embed.emit("${name}"): ${problem}. The SDK would drop this event, so the test would see nothing; to test an invalid message, send it with embed.post(data).`,
-        );
-      if (name == 'ready') answered = true;
-      await post({ source: SOURCE, direction: 'event', type: EVENT_PREFIX + name, payload, timestamp: Date.now(), surface });
-    };
-    const embed: FakeEmbed = {
-      surface,
-      origin: url.origin,
-      get iframe() {
-        return current.iframe;
-      },
-      get url() {
-        return current.url;
-      },
-      get mounted() {
-        return current.iframe.isConnected;
-      },
-      sessions,
-      get actions() {
-        if (!answered && !actions.length && !hinted) {
-          hinted = true;
-          console.warn(
-            `${PREFIX} embed.actions was read before this embed was answered with ready: the SDK holds actions until ready, so there are none yet. Answer it first (await fake.ready(), or await embed.ready() after fake.next()).`,
-          );
-        }
-        return actions;
-      },
-      get isReady() {
-        return answered;
-      },
-      ready: (payload) => {
-        const u = current.url;
-        const [, publicId, deploymentId] = EMBED_PATH.exec(u.pathname)!;
-        const session = sessions.at(-1);
-        return emit('ready', {
-          embedTenant: null,
-          deploymentId: deploymentId ? Number(deploymentId) : session ? 1 : null,
-          mode: session ? 'signed' : 'private',
-          surface,
-          ...(publicId ? { publicId: decodeURIComponent(publicId) } : {}),
-          ...options.ready,
-          ...payload,
-        });
-      },
-      emit: emit as FakeEmbed['emit'],
-      fail: (message = 'the session expired') => emit('error', { message, name: 'SessionError', fatal: true }),
-      post,
-    };
-    // A new load of this embed: a new iframe (a reload, a retry).
-    const load = (iframe: HTMLIFrameElement, url: URL, win: Window) => {
-      current = { iframe, url, win };
-      answered = false;
-      sessions.push(url.searchParams.get(surface == 'chat' ? 'sessionId' : 'session'));
-      // The SDK posts only to the tenant origin: the fake records what it sent, and sends it nowhere.
-      win.postMessage = (message: { type?: unknown; payload?: unknown }, targetOrigin?: unknown) => {
-        if (targetOrigin === url.origin && typeof message?.type == 'string' && message.type.startsWith(ACTION_PREFIX))
-          actions.push({ type: message.type.slice(ACTION_PREFIX.length), payload: message.payload } as FakeAction);
-      };
-    };
-    load(iframe, url, win);
-    return { embed, load };
-  }
-
-  const handOut = (embed: FakeEmbed) => {
-    const waiter = waiting.shift();
-    if (waiter) waiter[0](embed);
-    else pending.push(embed);
-  };
-
-  const found = (iframe: HTMLIFrameElement) => {
-    if (seen.has(iframe)) return;
-    seen.add(iframe);
-    let url: URL;
-    try {
-      url = new URL(iframe.src);
-    } catch {
-      return;
-    }
-    const path = EMBED_PATH.exec(url.pathname);
-    const win = iframe.contentWindow;
-    if (!path || !win || !installed) return;
-    const surface: Surface = path[1] ? 'dashboard' : path[2] ? 'app' : 'chat';
-    const container = iframe.parentNode!;
+  const observer = watchEmbeds(([load, surface]) => {
+    if (!installed) return;
+    const container = load.iframe.parentNode!;
     let entry = byContainer.get(container);
-    if (entry && entry.embed.surface == surface && entry.embed.origin == url.origin) entry.load(iframe, url, win);
+    if (entry && entry.embed.surface == surface && entry.embed.origin == load.url.origin) entry.load(load);
     else {
-      byContainer.set(container, (entry = track(iframe, url, surface, win)));
+      byContainer.set(container, (entry = trackEmbed(load, surface, settle, options)));
       embeds.push(entry.embed);
     }
-    handOut(entry.embed);
-  };
-
-  const scan = (node: Node) => {
-    if (node instanceof HTMLIFrameElement) found(node);
-    else if (node instanceof Element) node.querySelectorAll('iframe').forEach(found);
-  };
-  const observer = new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach(scan)));
-  observer.observe(document, { childList: true, subtree: true });
-  // Embeds mounted before install are answered too.
-  scan(document.documentElement);
-
-  const next = ({ timeout }: FakeWaitOptions = {}) =>
-    new Promise<FakeEmbed>((resolve, reject) => {
-      if (!installed) return reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled'));
-      const embed = pending.shift();
-      if (embed) return resolve(embed);
-      const ms = timeout ?? options.timeout ?? WAIT_MS;
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(waiter), 1);
-        reject(
-          new EmbedError(
-            ErrorCode.Timeout,
-            `no embed mounted within ${ms} ms: render the component first, in a container attached to the document, and check that its session function resolves (a longer wait: fake.next({ timeout }) or installFakePlatform({ timeout }))`,
-          ),
-        );
-      }, ms);
-      const waiter: (typeof waiting)[number] = [(embed) => (clearTimeout(timer), resolve(embed)), (e) => (clearTimeout(timer), reject(e))];
-      waiting.push(waiter);
-    });
+    loads.handOut(entry.embed);
+  });
 
   const fake: FakePlatform = {
-    next,
+    next: loads.next,
     ready: async (payload, wait) => {
-      const embed = await next(wait);
+      const embed = await loads.next(wait);
       await embed.ready(payload);
       return embed;
     },
@@ -323,8 +384,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       if (installedFake === fake) installedFake = undefined;
       installed = false;
       observer.disconnect();
-      pending.length = 0;
-      waiting.splice(0).forEach(([, reject]) => reject(new EmbedError(ErrorCode.Destroyed, 'the fake platform was uninstalled')));
+      loads.close();
     },
   };
   return (installedFake = fake);
