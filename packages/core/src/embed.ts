@@ -25,7 +25,7 @@ import { createScope } from './scope';
 import { createSender } from './sender';
 import { createSessionSource, renewHint } from './sessionSource';
 import { redactSessions } from './sessions';
-import { createStatus } from './status';
+import { createStatus, type EmbedStatus } from './status';
 
 /*
  * The embed controller: one per embed, for its whole life, composing the parts below. It only
@@ -88,7 +88,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const host = createHostState(o);
   const session = createSessionSource(current);
   const policy = createRetryPolicy(current, later, handlers.diagnose);
-  const isStatus = (...names: string[]) => names.includes(status.get().status);
+  const isStatus = (name: EmbedStatus) => status.get().status == name;
   const redact = (text: string) => redactSessions(text, session.current());
 
   // Fails the current attempt: tried again while the policy allows, else the embed is in `error`

@@ -292,12 +292,12 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   const short = shortName(type, ACTION_PREFIX);
   const check = ACTIONS.get(ACTION_PREFIX + short);
   let copy: unknown = payload ?? {};
-  let problem: string | undefined = check ? '' : `unknown action, use ${Object.keys(ACTION_SCHEMAS).join('|')}`;
+  let problem: string | undefined = check ? '' : `unknown action${__DEV__ ? `, use ${Object.keys(ACTION_SCHEMAS).join('|')}` : ''}`;
   try {
     // Jest's jsdom environment has no structuredClone: there, JSON's copy (payloads are plain data).
     copy = typeof structuredClone == 'function' ? structuredClone(copy) : JSON.parse(JSON.stringify(copy));
   } catch {
-    problem = 'payload cannot be cloned (no functions or DOM nodes)';
+    problem = __DEV__ ? 'payload cannot be cloned (no functions or DOM nodes)' : 'payload not cloneable';
   }
   problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';
   if (problem) throw new EmbedError('invalid-action', `action "${short}": ${problem}`);

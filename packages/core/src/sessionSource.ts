@@ -102,7 +102,11 @@ const callSession = async (
   let key: unknown = source;
   try {
     return await new Promise((resolve, reject) => {
-      if (ms) timer = setTimeout(() => reject(failure(`the session function did not answer within ${ms} ms`, true)), ms);
+      if (ms)
+        timer = setTimeout(
+          () => reject(failure(__DEV__ ? `the session function did not answer within ${ms} ms` : `session timeout ${ms} ms`, true)),
+          ms,
+        );
       // A function that throws at once fails like one that rejects.
       new Promise<SessionResult>((r) => r(source({ signal })))
         .then((result) =>

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
+  ACTION_SCHEMAS,
   EmbedError,
   embedDashboard,
   listenerCount,
@@ -577,5 +578,31 @@ describe('production build: developer checks and long messages are gone, the pag
     deliver(envelope('drilldown', { member: 42 }), iframe.contentWindow);
     deliver(envelope('drilldown', { member: 'm' }), iframe.contentWindow, 'https://evil.example');
     expect(onDrilldown).not.toHaveBeenCalled();
+  });
+
+  test('a refused action and a session call that timed out say what failed in a few words', async () => {
+    const refusal = (run: () => void) => {
+      try {
+        run();
+      } catch (e) {
+        return (e as EmbedError).message;
+      }
+    };
+    const h = dashboard({ session: () => new Promise<string>(() => {}), sessionTimeout: 50, retry: false });
+    const send = h.send as (type: string, payload?: unknown) => void;
+    // Development explains: the actions there are, what cannot be cloned.
+    expect(refusal(() => send('reload'))).toBe(
+      '[platform-embed] action "reload": unknown action, use ' + Object.keys(ACTION_SCHEMAS).join('|'),
+    );
+    expect(refusal(() => send('navigate', { path: '/x', fn: () => {} }))).toMatch(/cannot be cloned \(no functions/);
+    globalThis.__DEV__ = false;
+    expect(refusal(() => send('reload'))).toBe('[platform-embed] action "reload": unknown action');
+    expect(refusal(() => send('navigate', { path: '/x', fn: () => {} }))).toBe('[platform-embed] action "navigate": payload not cloneable');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const timed = dashboard({ container: '#d', session: () => new Promise<string>(() => {}), sessionTimeout: 50, retry: false });
+    await flush();
+    vi.advanceTimersByTime(50);
+    await flush();
+    expect(timed.error).toMatchObject({ code: 'session', message: '[platform-embed] session timeout 50 ms' });
   });
 });

@@ -1,0 +1,162 @@
+// What each source file of the core contributes to `embedDashboard`'s production bundle, as
+// scripts/size.mjs measures it (production build, minified with terser, gzipped at level 9):
+//
+//   node scripts/sizeByFile.mjs           # the working tree
+//   node scripts/sizeByFile.mjs 05fe50c   # a commit (its packages/core/src)
+//
+// Each byte of the minified bundle is attributed, through the source map, to the source file
+// (and line) it came from. Two figures per file: its minified bytes, and its marginal gzip cost,
+// the gzip size of the whole bundle minus that of the bundle without that file's bytes (the
+// compressed bytes the file adds, given everything else; the marginal costs add up to less than
+// the whole, as a file's text also compresses what other files repeat). Bytes the map gives to
+// no line (the glue between modules) are counted as "(no source)".
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { rollup } from 'rollup';
+import esbuild from 'rollup-plugin-esbuild';
+import terser from '@rollup/plugin-terser';
+import { devFlag } from './rollup.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const NO_SOURCE = '(no source)';
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes one segment of a source map's `mappings` (base64 VLQ) into its numbers. */
+function decodeSegment(segment) {
+  const numbers = [];
+  let value = 0;
+  let shift = 0;
+  for (const character of segment) {
+    const digit = BASE64.indexOf(character);
+    value += (digit & 31) << shift;
+    if (digit & 32) {
+      shift += 5;
+      continue;
+    }
+    const negative = value & 1;
+    value >>>= 1;
+    numbers.push(negative ? -value : value);
+    value = 0;
+    shift = 0;
+  }
+  return numbers;
+}
+
+/**
+ * For each line of generated code, its segments as absolute positions:
+ * `[generatedColumn, sourceIndex, sourceLine]` (a segment without a source has only the column).
+ */
+function decodeMappings(mappings) {
+  let sourceIndex = 0;
+  let sourceLine = 0;
+  let sourceColumn = 0;
+  let nameIndex = 0;
+  return mappings.split(';').map((line) => {
+    let column = 0;
+    return line
+      .split(',')
+      .filter(Boolean)
+      .map((segment) => {
+        const numbers = decodeSegment(segment);
+        column += numbers[0];
+        if (numbers.length === 1) return [column];
+        sourceIndex += numbers[1];
+        sourceLine += numbers[2];
+        sourceColumn += numbers[3];
+        if (numbers.length > 4) nameIndex += numbers[4];
+        return [column, sourceIndex, sourceLine];
+      });
+  });
+}
+
+/** The sources of the core at `commit` in a temporary folder (the caller removes it), or the working tree's. */
+function coreSources(commit) {
+  if (!commit) return { dir: join(root, 'packages/core/src'), cleanup: () => {} };
+  const folder = mkdtempSync(join(tmpdir(), 'size-by-file-'));
+  const archive = execFileSync('git', ['archive', commit, 'packages/core/src'], { cwd: root });
+  execFileSync('tar', ['-x', '-C', folder], { input: archive });
+  return { dir: join(folder, 'packages/core/src'), cleanup: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * Bundles `embedDashboard` from the core sources in `dir` as a host's production build does, and
+ * attributes each byte of the minified code to its source file and line.
+ * @returns the code, and for each byte `[file, line]` (line 1-based) or `null`
+ */
+export async function attributedBundle(dir) {
+  const entry = join(dir, '..', `size-entry-${process.pid}.ts`);
+  writeFileSync(entry, `export { embedDashboard } from './src/index';`);
+  try {
+    const build = await rollup({
+      input: entry,
+      plugins: [
+        devFlag('false'),
+        esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
+        terser({ compress: { passes: 2 }, format: { comments: false }, sourceMap: true }),
+      ],
+      onwarn: () => {},
+    });
+    const { output } = await build.generate({ format: 'es', sourcemap: true });
+    const { code, map } = output[0];
+    const files = map.sources.map((source) => basename(source));
+    const owners = new Array(code.length).fill(null);
+    const lines = decodeMappings(map.mappings);
+    let offset = 0;
+    code.split('\n').forEach((text, index) => {
+      const segments = lines[index] ?? [];
+      segments.forEach((segment, i) => {
+        if (segment.length === 1) return;
+        const end = i + 1 < segments.length ? segments[i + 1][0] : text.length;
+        const owner = [files[segment[1]], segment[2] + 1];
+        for (let column = segment[0]; column < end; column++) owners[offset + column] = owner;
+      });
+      offset += text.length + 1;
+    });
+    return { code, owners };
+  } finally {
+    rmSync(entry, { force: true });
+  }
+}
+
+const gzipSize = (text) => gzipSync(text, { level: 9 }).length;
+
+/**
+ * The minified bytes and marginal gzip cost of each group of bytes, `groupOf(file, line)` naming
+ * the group of a byte (`null` for bytes without a source).
+ */
+export function contributions({ code, owners }, groupOf = (file) => file) {
+  const groups = new Map();
+  owners.forEach((owner, index) => {
+    const group = owner ? groupOf(owner[0], owner[1]) : NO_SOURCE;
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(index);
+  });
+  const whole = gzipSize(code);
+  const rows = [...groups].map(([group, indexes]) => {
+    const removed = new Set(indexes);
+    const rest = [...code].filter((_, index) => !removed.has(index)).join('');
+    return { group, minified: indexes.length, gzip: whole - gzipSize(rest) };
+  });
+  rows.sort((a, b) => b.minified - a.minified);
+  return { whole, minified: code.length, rows };
+}
+
+async function main() {
+  const commit = process.argv[2];
+  const { dir, cleanup } = coreSources(commit);
+  try {
+    const { whole, minified, rows } = contributions(await attributedBundle(dir));
+    console.log(`embedDashboard at ${commit ?? 'the working tree'}: ${minified} B minified, ${whole} B min+gzip\n`);
+    console.log(`${'file'.padEnd(22)} ${'minified'.padStart(9)} ${'marginal gzip'.padStart(14)}`);
+    for (const row of rows) console.log(`${row.group.padEnd(22)} ${`${row.minified} B`.padStart(9)} ${`${row.gzip} B`.padStart(14)}`);
+  } finally {
+    cleanup();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
