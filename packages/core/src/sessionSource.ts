@@ -89,13 +89,14 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
   throw failure(said ? `${why} (${said})` : why, renew, wait);
 };
 
-// Calls the `session` function within `ms`; its failures are renewable. `routed` learns the route
-// that answered (its URL, else the function).
+// Calls the `session` function within `ms`; its failures are renewable (what it threw is quoted with
+// every id of the page and `own`, the embed's current one, redacted). `routed` learns the route that
+// answered (its URL, else the function).
 const callSession = async (
   source: Function,
   signal: AbortSignal,
   ms: number,
-  redact: (text: string) => string,
+  own: string,
   routed: (key: unknown) => void,
 ): Promise<unknown> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +120,7 @@ const callSession = async (
           reject(
             e instanceof EmbedError
               ? Object.assign(e, { renew: (e as SessionFailure).renew ?? true })
-              : failure(`session function failed: ${redact(String(e))}`, true, 0, e),
+              : failure(`session function failed: ${redactSessions(String(e), own)}`, true, 0, e),
           ),
         );
     });
@@ -174,11 +175,10 @@ export function createSessionSource(options: () => AnyOptions) {
       if (typeof source != 'function') return source === undefined ? source : (claim(source) ?? throwNone(source));
       // (A load superseded while it waited at the gate mints nothing.)
       const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);
-      const redact = (text: string) => redactSessions(text, current);
       // (A route that answered "wait" gates this embed's next call too.)
       const routed = (key: unknown) => (route = gates.has(key) ? key : undefined);
       const result = await through(route, () =>
-        signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, redact, routed),
+        signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, current, routed),
       );
       return claim(isPlainObject(result) ? result.sessionId : result) ?? throwNone(result);
     },
