@@ -224,7 +224,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
  *   container: '#dashboard',
  *   baseUrl: 'https://acme.platform.example',
  *   publicId: 'sales-overview',
- *   session: () => fetch('/api/embed-session').then((r) => r.json()),
+ *   session: () => fetch('/api/embed-session', { method: 'POST' }), // its Response, as it is
  * });
  * dashboard.on('drilldown', ({ member, value }) => console.log(member, value));
  * dashboard.setColorScheme('dark'); // queued until ready
