@@ -112,14 +112,18 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     unmount() {
       const at = ++leaving;
       const current = live();
-      // keepAlive: parked now, while its iframe is still in the document (a framework removes
-      // the container right after this call; a mount in the same task takes it back).
-      const parked = !!current && keepers.get(current)!.park();
+      // keepAlive: its frame moves into the lot now, while it is still in the document (a
+      // framework removes the container right after this call; a mount in the same task moves it
+      // back). Parking waits for the unmount to stand: going cold at once (without moveBefore,
+      // or before a lazy embed is seen) would change the state on every re-render, and a
+      // framework renders again on that change, and so on.
+      if (current) keepers.get(current)!.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
-        // The lot has it now: this component lets go.
-        if (parked) return void ((handle = null), (keys = []));
+        const current = live();
+        // Parked: the lot has it now, this component lets go.
+        if (current && keepers.get(current)!.park()) return void ((handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
         watcher = whenGone(container, () => at == leaving && drop());
