@@ -245,6 +245,25 @@ describe('keepAlive: parked when its component goes, adopted by the next with it
     }
   });
 
+  test('a component that let its embed be parked hears no more of it (nor does the handle keep it)', async () => {
+    withMoveBefore();
+    const session = mintSessions();
+    const first = binding();
+    const h = first.mount(box('a'), options({ session, keepAlive: true }));
+    await flush();
+    // (jsdom gives a moved frame a new window: the embed's is the one it had.)
+    const win = h.iframe!.contentWindow;
+    const heard = vi.fn();
+    first.subscribe(heard);
+    first.unmount();
+    await flush();
+    expect(first.getState().status).toBe('idle');
+    binding().mount(box('b'), options({ session, keepAlive: true }));
+    ready(h, win);
+    expect(h.getState().status).toBe('ready');
+    expect(heard).not.toHaveBeenCalled();
+  });
+
   test('embed*() adopts too; another name or surface does not', async () => {
     withMoveBefore();
     const session = mintSessions();
