@@ -135,7 +135,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     plan.removed.forEach(([name, members]) => host.forget(name, members));
     plan.changes.forEach(({ name, value, member }) => host.keep(name, value, member));
     const frame = attempt.frame();
-    const reload = plan.reload || (plan.move && frame && !canMove());
+    // A frame the browser took out of the document and put back (a DOM move without moveBefore,
+    // such as an element moved with appendChild) has a new window, which loaded its URL again
+    // with the spent session: it loads again, with a fresh one.
+    const moved = frame?.iframe.contentWindow;
+    const reload = plan.reload || (frame && ((plan.move && !canMove()) || (moved && moved != frame.window)));
     if (reload) load();
     else if (plan.move && frame) move(container, frame.iframe);
     keeper.shown(container);
