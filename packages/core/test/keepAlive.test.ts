@@ -150,6 +150,40 @@ describe('moved in the DOM, or detached by the framework', () => {
     expect(h.getState().status).toBe('ready');
     expect(session).toHaveBeenCalledTimes(1);
   });
+
+  // Vue's <KeepAlive> renders a deactivated component again when its props change, while its
+  // container is out of the document (after detach()).
+  test.each([true, false])(
+    'detached, then mounted into its container out of the document: the options apply where the embed is, nothing moves or loads there (moveBefore: %s)',
+    async (moves) => {
+      if (moves) withMoveBefore();
+      const session = mintSessions();
+      const b = binding();
+      const container = box('a');
+      const h = b.mount(container, options({ session }));
+      await flush();
+      const iframe = h.iframe!;
+      const win = iframe.contentWindow!;
+      ready(h, win);
+      b.detach();
+      const storage = document.createElement('div');
+      storage.append(container);
+      const post = spyPost(win).mockImplementation(() => {});
+      expect(() => b.mount(container, options({ session, colorScheme: 'dark' }))).not.toThrow();
+      await flush();
+      expect(container.querySelector('iframe')).toBeNull();
+      expect(h.getState().status).toBe(moves ? 'ready' : 'idle');
+      expect(session).toHaveBeenCalledTimes(1);
+      if (moves) expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+      // Activated: back in the document, the embed comes back into it.
+      document.body.append(container);
+      b.mount(container, options({ session, colorScheme: 'dark' }));
+      await flush();
+      expect(container.querySelectorAll('iframe')).toHaveLength(1);
+      expect(session).toHaveBeenCalledTimes(moves ? 1 : 2);
+      if (moves) expect(h.iframe).toBe(iframe);
+    },
+  );
 });
 
 describe('keepAlive: parked when its component goes, adopted by the next with its name', () => {
