@@ -100,8 +100,13 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       for (const key of keys) if (!(key in next)) next[key] = undefined;
       if (live()?.surface != surface) drop();
       const current = live();
-      if (current) (current.update as Untyped)(next);
-      else {
+      // A container out of the document (a component Vue's <KeepAlive> deactivated, rendered
+      // again): the options apply where the embed is, which a move there would unload; it
+      // comes back into its container at the mount that finds it in the document.
+      if (current) {
+        if (!box.isConnected) delete next.container;
+        (current.update as Untyped)(next);
+      } else {
         // (Adopts the embed parked under the same keep-alive name, if there is one.)
         handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
         unhear = handle.subscribe(notify);

@@ -138,7 +138,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const { does, changes } = plan;
     const frame = attempt.frame();
     const moves = does & MOVE && frame;
-    const reload = does & RELOAD || (moves && !canMove());
+    // A frame the browser took out of the document and put back (a DOM move without moveBefore,
+    // such as an element moved with appendChild) has a new window, which loaded its URL again
+    // with the spent session: it loads again, with a fresh one.
+    const moved = frame && frame.iframe.contentWindow;
+    const reload = does & RELOAD || (moves && !canMove()) || (moved && moved != frame.window);
     if (reload) load();
     else if (moves) move(container, frame.iframe);
     keeper.shown(container);
