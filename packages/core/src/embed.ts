@@ -143,7 +143,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const { does, changes } = plan;
     const frame = attempt.frame();
     const moves = does & MOVE && frame;
-    const reload = does & RELOAD || (moves && !canMove());
+    // A frame the browser took out of the document and put back (a DOM move without moveBefore,
+    // such as an element moved with appendChild) has a new window, which loaded its URL again
+    // with the spent session: it loads again, with a fresh one.
+    const moved = frame && frame.iframe.contentWindow;
+    const reload = does & RELOAD || (moves && !canMove()) || (moved && moved != frame.window);
     if (reload) load();
     else if (moves) move(container, frame.iframe);
     keeper.shown(container);
@@ -215,7 +219,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
  *   container: '#dashboard',
  *   baseUrl: 'https://acme.platform.example',
  *   publicId: 'sales-overview',
- *   session: () => fetch('/api/embed-session').then((r) => r.json()),
+ *   session: () => fetch('/api/embed-session', { method: 'POST' }), // its Response, as it is
  * });
  * dashboard.on('drilldown', ({ member, value }) => console.log(member, value));
  * dashboard.setColorScheme('dark'); // queued until ready

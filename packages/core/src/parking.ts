@@ -107,6 +107,12 @@ export interface Keeper {
   park(place?: HTMLElement): boolean;
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
   stow(): void;
+  /**
+   * With a keep-alive name, where the browser keeps a moved frame's document: moves the embed's
+   * frame into the lot now, before its container goes (`park` follows); else nothing. Changes no
+   * state, so an unmount a mount undoes in the same task changes nothing.
+   */
+  aside(): void;
 }
 /** Each live controller's {@link Keeper}. */
 export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
@@ -170,6 +176,9 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   };
   return {
     stow,
+    aside() {
+      if (keepAliveName(embed.handle.surface, embed.options()) && embed.iframe()?.isConnected && canMove()) stow();
+    },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());
       if (!name || parkedAs) return !!parkedAs;
