@@ -69,6 +69,14 @@ const withRemoved = (next: Record<string, unknown>, keys: string[]) => {
   return next;
 };
 
+// A container out of the document (a component Vue's <KeepAlive> deactivated, rendered again):
+// the options apply where the embed is, which a move there would unload; it comes back into its
+// container at the mount that finds it in the document.
+const updateWhereItIs = (current: EmbedHandle, box: HTMLElement, next: Record<string, unknown>) => {
+  if (!box.isConnected) delete next.container;
+  (current.update as Untyped)(next);
+};
+
 /** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`. */
 export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   // The current controller; after unmount the destroyed one, whose state the binding reports.
@@ -98,13 +106,8 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       const next = withRemoved({ ...options, container: box }, keys);
       if (live()?.surface != surface) drop();
       const current = live();
-      // A container out of the document (a component Vue's <KeepAlive> deactivated, rendered
-      // again): the options apply where the embed is, which a move there would unload; it
-      // comes back into its container at the mount that finds it in the document.
-      if (current) {
-        if (!box.isConnected) delete next.container;
-        (current.update as Untyped)(next);
-      } else {
+      if (current) updateWhereItIs(current, box, next);
+      else {
         // (Adopts the embed parked under the same keep-alive name, if there is one.)
         handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
         unhear = handle.subscribe(notify);
@@ -116,19 +119,14 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     },
     unmount() {
       const at = ++leaving;
-      const current = live();
-      // keepAlive: its frame moves into the lot now, while it is still in the document (a
-      // framework removes the container right after this call; a mount in the same task moves it
-      // back). Parking waits for the unmount to stand: going cold at once (without moveBefore,
-      // or before a lazy embed is seen) would change the state on every re-render, and a
-      // framework renders again on that change, and so on.
-      if (current) keepers.get(current)!.aside();
+      // keepAlive: its frame moves into the lot now, while it is still in the document (a framework
+      // removes the container right after this call); parking waits for the unmount to stand (see Keeper.aside).
+      keepers.get(live()!)?.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
-        const current = live();
         // Parked: the lot has it now, this component lets go.
-        if (current && keepers.get(current)!.park()) return void (unhear!(), (handle = null), (keys = []));
+        if (keepers.get(live()!)?.park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
         watcher = whenGone(container, () => at == leaving && drop());

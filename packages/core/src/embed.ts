@@ -130,9 +130,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     status.expect();
     whenSeen(container, o.loading == 'lazy', () => (status.loading(), start()));
   };
-
   const { post, dispatch } = createSender(host, status, attempt.frame, getOrigin, handlers.log);
-
   const update = (partial: Partial<AnyOptions>) => {
     const next = { ...o, ...partial } as AnyOptions;
     const commit = configure(next);
