@@ -40,7 +40,8 @@ export const PARTS = {
     ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
       'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n',
-      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n  return { stow() {}, park: () => false, parked: () => false, shown(_: unknown) {}, leave() {} };\n',
+      // A keeper that keeps nothing: every method does nothing and answers false (whatever methods a keeper gains).
+      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
     ],
     [' preload,', ''],
     ["export { configureParking, parkedCount, type ParkingLimits } from './parking';", ''],
