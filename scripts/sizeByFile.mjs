@@ -52,10 +52,9 @@ function decodeSegment(segment) {
  * `[generatedColumn, sourceIndex, sourceLine]` (a segment without a source has only the column).
  */
 function decodeMappings(mappings) {
+  // (Source columns and names are not needed here: only the source and line are kept.)
   let sourceIndex = 0;
   let sourceLine = 0;
-  let sourceColumn = 0;
-  let nameIndex = 0;
   return mappings.split(';').map((line) => {
     let column = 0;
     return line
@@ -67,8 +66,6 @@ function decodeMappings(mappings) {
         if (numbers.length === 1) return [column];
         sourceIndex += numbers[1];
         sourceLine += numbers[2];
-        sourceColumn += numbers[3];
-        if (numbers.length > 4) nameIndex += numbers[4];
         return [column, sourceIndex, sourceLine];
       });
   });
