@@ -116,6 +116,7 @@ function ActivityPage() {
       <button data-testid="remove" onClick={() => setPresent(false)}>
         Remove
       </button>
+      <output data-testid="scheme">{scheme}</output>
       {present && (
         <section data-testid="route">
           <Activity mode={visible ? 'visible' : 'hidden'}>
