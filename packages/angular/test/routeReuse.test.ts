@@ -1,7 +1,10 @@
+import { Component, signal } from '@angular/core';
+import { TestBed } from '@angular/core/testing';
+import { By } from '@angular/platform-browser';
 import { expect, test, vi } from 'vitest';
-import { parkedCount } from '@platform-embed/angular';
+import { PlatformDashboard, parkedCount } from '@platform-embed/angular';
 import { keepEmbeds } from '@platform-embed/angular/router';
-import { emit, iframes, payload, settle, withMoveBefore } from '../../core/test/helpers';
+import { BASE, emit, iframes, payload, settle, withMoveBefore } from '../../core/test/helpers';
 import { ReuseMarkedRoutes, app, dashboard, dashboardElement, go, payloads, restoreAfter, start, useRoutedApp } from './routedApp';
 
 /*
@@ -13,6 +16,18 @@ import { ReuseMarkedRoutes, app, dashboard, dashboardElement, go, payloads, rest
  */
 
 useRoutedApp();
+
+@Component({
+  imports: [PlatformDashboard],
+  template: `@if (shown()) {
+    <platform-embed-dashboard keepAlive [baseUrl]="base" publicId="toggled" [session]="session" />
+  }`,
+})
+class Toggled {
+  readonly shown = signal(true);
+  readonly base = BASE;
+  readonly session = app.session;
+}
 
 test('route reuse with keepEmbeds and moveBefore: left and entered again 3 times, the same iframe keeps its document; one session; a change made meanwhile is an action', async () => {
   restoreAfter(withMoveBefore().restore);
@@ -147,5 +162,25 @@ test('a route attached again takes back its own embeds; those of another detache
   await go('/costs');
   expect(costs.parentElement).toBe(dashboardElement());
   expect(sales.isConnected).toBe(true);
+  expect(app.session).toHaveBeenCalledTimes(2);
+});
+
+test('keepAlive outside the router (an @if that removes the component): Angular removes its DOM before any hook runs, so it is parked cold', async () => {
+  restoreAfter(withMoveBefore().restore);
+  const fixture = TestBed.createComponent(Toggled);
+  await fixture.whenStable();
+  await settle();
+  const first = (fixture.debugElement.query(By.directive(PlatformDashboard)).componentInstance as PlatformDashboard).handle()!;
+  const iframe = iframes()[0]!;
+  emit(iframe, 'ready', payload('ready'));
+  fixture.componentInstance.shown.set(false);
+  await fixture.whenStable();
+  await settle();
+  expect(parkedCount()).toBe(1);
+  expect(iframe.isConnected).toBe(false);
+  fixture.componentInstance.shown.set(true);
+  await fixture.whenStable();
+  await settle();
+  expect((fixture.debugElement.query(By.directive(PlatformDashboard)).componentInstance as PlatformDashboard).handle()).toBe(first);
   expect(app.session).toHaveBeenCalledTimes(2);
 });
