@@ -114,7 +114,8 @@ export function useRoutedApp(): void {
     TestBed.resetTestingModule();
     restore?.();
     restore = undefined;
-    // (Destroys what the lot still holds.)
+    // (Destroys what the lot still holds, once the components destroyed have parked theirs.)
+    await settle();
     configureParking({ max: 0 });
     configureParking({ max: 3 });
     await settle();
