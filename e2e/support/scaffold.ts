@@ -20,13 +20,14 @@ const PACKED = ['core', 'react', 'vue', 'server'];
 
 /**
  * The version of `name` installed for `from` (a workspace folder): the scaffold installs the same
- * one. Its package.json is looked up in the folders Node would search, not resolved through its
- * exports (some, such as @vitejs/plugin-react, do not export it).
+ * one. Its package.json is looked for in the folders Node resolves `name` from, not through
+ * `require.resolve('<name>/package.json')`, which a package whose `exports` leave it out refuses
+ * (@vitejs/plugin-react 6).
  */
 function versionOf(name: string, from: string): string {
   const folders = createRequire(join(from, 'package.json')).resolve.paths(name) ?? [];
   const manifest = folders.map((folder) => join(folder, name, 'package.json')).find((path) => existsSync(path));
-  if (!manifest) throw new Error(`${name} is not installed for ${from}: run \`pnpm install\``);
+  if (!manifest) throw new Error(`${name} is not installed for ${from}`);
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

@@ -72,6 +72,8 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   let container: HTMLElement | undefined;
   // Watches a hidden container for its real removal.
   let watcher: MutationObserver | undefined;
+  // Stops this binding hearing of its controller: when the lot takes it (the next binding subscribes).
+  let unhear: Unsubscribe | undefined;
   const early: ((handle: EmbedHandle<S>) => void)[] = [];
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
@@ -107,7 +109,7 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       } else {
         // (Adopts the embed parked under the same keep-alive name, if there is one.)
         handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
-        handle.subscribe(notify);
+        unhear = handle.subscribe(notify);
         early.splice(0).forEach((action) => action(handle!));
         notify();
       }
@@ -117,14 +119,18 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     unmount() {
       const at = ++leaving;
       const current = live();
-      // keepAlive: parked now, while its iframe is still in the document (a framework removes
-      // the container right after this call; a mount in the same task takes it back).
-      const parked = !!current && keepers.get(current)!.park();
+      // keepAlive: its frame moves into the lot now, while it is still in the document (a
+      // framework removes the container right after this call; a mount in the same task moves it
+      // back). Parking waits for the unmount to stand: going cold at once (without moveBefore,
+      // or before a lazy embed is seen) would change the state on every re-render, and a
+      // framework renders again on that change, and so on.
+      if (current) keepers.get(current)!.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
-        // The lot has it now: this component lets go.
-        if (parked) return void ((handle = null), (keys = []));
+        const current = live();
+        // Parked: the lot has it now, this component lets go.
+        if (current && keepers.get(current)!.park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
         watcher = whenGone(container, () => at == leaving && drop());

@@ -37,9 +37,11 @@ export const configureParking = (next: Partial<ParkingLimits>): void => {
   evict();
 };
 
-/** What the lot needs of a parked embed. */
+/** What the lot needs of a parked embed (its handle). */
 interface Parkable {
   readonly surface: string;
+  readonly iframe: HTMLIFrameElement | null;
+  getState(): { status: string };
   update(options: object): void;
   destroy(): void;
 }
@@ -105,6 +107,12 @@ export interface Keeper {
   park(place?: HTMLElement): boolean;
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
   stow(): void;
+  /**
+   * With a keep-alive name, where the browser keeps a moved frame's document: moves the embed's
+   * frame into the lot now, before its container goes (`park` follows); else nothing. Changes no
+   * state, so an unmount a mount undoes in the same task changes nothing.
+   */
+  aside(): void;
 }
 /** Each live controller's {@link Keeper}. */
 export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
@@ -143,10 +151,6 @@ export interface Kept {
   container(): HTMLElement;
   /** Moves the embed's place (its `container` option and where a frame mounts), with other options changed. */
   place(box: HTMLElement, options?: Record<string, unknown>): void;
-  /** The current iframe, if one is mounted. */
-  iframe(): HTMLIFrameElement | undefined;
-  /** Whether the embed has not started loading. */
-  idle(): boolean;
   /** Ends the current load and drops its frame: loaded again where it is shown next. */
   cold(): void;
 }
@@ -163,15 +167,18 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   let parkedAs: string | undefined;
   const stow = (place?: HTMLElement) => {
     if (stowedIn) return;
-    const iframe = embed.iframe();
+    const { iframe } = embed.handle;
     const { width, height } = embed.container().getBoundingClientRect();
     embed.place((stowedIn = place ?? slot(width, height)));
     // (A frame a framework has already taken out of the document has lost its document: cold.)
     if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || embed.idle() || !canMove()) embed.cold();
+    else if (iframe || embed.handle.getState().status == 'idle' || !canMove()) embed.cold();
   };
   return {
     stow,
+    aside() {
+      if (keepAliveName(embed.handle.surface, embed.options()) && embed.iframe()?.isConnected && canMove()) stow();
+    },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());
       if (!name || parkedAs) return !!parkedAs;

@@ -261,6 +261,86 @@ describe('keepAlive: parked when its component goes, adopted by the next with it
     expect(container.contains(h.iframe)).toBe(true);
   });
 
+  // (React runs a component's layout effect cleanup and effect again on every commit: an unmount a
+  // mount undoes in the same task must change nothing, or the change renders again, and so on.
+  // Found in Chromium: a page without moveBefore looped with "Maximum update depth exceeded".)
+  test('without moveBefore, an unmount undone in the same task (StrictMode, every re-render): the same frame, no session, no state change', async () => {
+    const session = mintSessions();
+    const b = binding();
+    const container = box('c');
+    const h = b.mount(container, options({ session, keepAlive: true }));
+    await flush();
+    const iframe = h.iframe!;
+    ready(h);
+    const changes = vi.fn();
+    h.subscribe(changes);
+    for (let render = 0; render < 3; render++) {
+      b.unmount();
+      expect(b.mount(container, options({ session, keepAlive: true }))).toBe(h);
+      await flush();
+    }
+    expect(changes).not.toHaveBeenCalled();
+    expect(h.iframe).toBe(iframe);
+    expect(container.contains(iframe)).toBe(true);
+    expect(h.getState().status).toBe('ready');
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(parkedCount()).toBe(0);
+  });
+
+  test('a lazy embed not yet seen, unmounted and mounted in the same task: no state change (with moveBefore too)', async () => {
+    withMoveBefore();
+    // Never in view: the embed waits, idle.
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    try {
+      const session = mintSessions();
+      const b = binding();
+      const container = box('c');
+      const h = b.mount(container, options({ session, keepAlive: true, loading: 'lazy' }));
+      await flush();
+      expect(h.getState().status).toBe('idle');
+      const changes = vi.fn();
+      h.subscribe(changes);
+      b.unmount();
+      b.mount(container, options({ session, keepAlive: true, loading: 'lazy' }));
+      await flush();
+      expect(changes).not.toHaveBeenCalled();
+      expect(parkedCount()).toBe(0);
+      // Really unmounted: parked (cold, as a lazy embed not yet seen is).
+      b.unmount();
+      container.remove();
+      await flush();
+      expect(parkedCount()).toBe(1);
+      expect(session).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  test('a component that let its embed be parked hears no more of it (nor does the handle keep it)', async () => {
+    withMoveBefore();
+    const session = mintSessions();
+    const first = binding();
+    const h = first.mount(box('a'), options({ session, keepAlive: true }));
+    await flush();
+    // (jsdom gives a moved frame a new window: the embed's is the one it had.)
+    const win = h.iframe!.contentWindow;
+    const heard = vi.fn();
+    first.subscribe(heard);
+    first.unmount();
+    await flush();
+    expect(first.getState().status).toBe('idle');
+    binding().mount(box('b'), options({ session, keepAlive: true }));
+    ready(h, win);
+    expect(h.getState().status).toBe('ready');
+    expect(heard).not.toHaveBeenCalled();
+  });
+
   test('embed*() adopts too; another name or surface does not', async () => {
     withMoveBefore();
     const session = mintSessions();
