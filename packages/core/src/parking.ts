@@ -177,7 +177,7 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   return {
     stow,
     aside() {
-      if (keepAliveName(embed.handle.surface, embed.options()) && embed.iframe()?.isConnected && canMove()) stow();
+      if (keepAliveName(embed.handle.surface, embed.options()) && embed.handle.iframe?.isConnected && canMove()) stow();
     },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());
