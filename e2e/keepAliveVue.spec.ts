@@ -29,13 +29,18 @@ let platform: MockPlatform;
 const hosts = {} as Record<Mode, RunningServer>;
 const MODES: Mode[] = ['development', 'production'];
 
-/** What one case measured: sessions minted, embed documents loaded, ms from entering (or moving) until ready. */
+/**
+ * What one case measured: sessions minted, embed documents the browser requested (refused ones
+ * too), embed pages the mock served with a session (each a frame document loaded), ms from
+ * entering (or moving) until ready.
+ */
 interface Figure {
   case: string;
   build: Mode;
   moveBefore: boolean;
   sessions: number;
   loads: number;
+  served: number;
   readyMs: number[];
 }
 const figures: Figure[] = [];
@@ -51,9 +56,9 @@ test.afterAll(async () => {
   if (figures.length)
     console.log(
       [
-        'case | build | moveBefore | sessions | embed loads | ms from entering to ready',
+        'case | build | moveBefore | sessions minted | embed documents requested | served by the mock | ms from entering to ready',
         ...figures.map((f) =>
-          [f.case, f.build, f.moveBefore ? 'yes' : 'no', f.sessions, f.loads, f.readyMs.map(Math.round).join(', ')].join(' | '),
+          [f.case, f.build, f.moveBefore ? 'yes' : 'no', f.sessions, f.loads, f.served, f.readyMs.map(Math.round).join(', ')].join(' | '),
         ),
       ].join('\n'),
     );
@@ -69,8 +74,10 @@ function errorsOf(page: Page): string[] {
   return errors;
 }
 
-/** The sessions minted so far, oldest first. */
+/** The sessions minted so far (generate-session calls answered), oldest first. */
 const minted = () => platform.sessions().map(({ sessionId }) => sessionId);
+/** The sessions the mock served an embed page with (each a frame document loaded; a spent one is refused and not counted), oldest first. */
+const served = () => platform.sessions().flatMap(({ sessionId, usedAt }) => (usedAt === undefined ? [] : [sessionId]));
 
 /** What is left of embeds on the page: iframes, routed frames (`listenerCount()`), parked embeds. */
 const leftovers = (page: Page, hooks: 'keptApp' | 'PlatformEmbed') =>
@@ -143,6 +150,7 @@ test.describe('Vue Router', () => {
   /** Each embed document loaded (status and session), and each session minted: one load per session, never a spent one. */
   const expectOneLoadPerSession = (loads: { status: number; url: string }[], sessions: number) => {
     expect(minted()).toHaveLength(sessions);
+    expect(served()).toEqual(minted());
     expect(loads.map(({ status, url }) => [status, sessionOf(url)])).toEqual(minted().map((id) => [200, id]));
   };
 
@@ -179,6 +187,7 @@ test.describe('Vue Router', () => {
             moveBefore: moves,
             sessions: minted().length,
             loads: loads.length,
+            served: served().length,
             readyMs: returns.map((r) => r.readyMs),
           });
 
@@ -229,6 +238,7 @@ test.describe('Vue Router', () => {
             moveBefore: moves,
             sessions: minted().length,
             loads: loads.length,
+            served: served().length,
             readyMs: returns.map((r) => r.readyMs),
           });
 
@@ -260,6 +270,7 @@ test.describe('Vue Router', () => {
             moveBefore: moves,
             sessions: minted().length,
             loads: loads.length,
+            served: served().length,
             readyMs: returns.map((r) => r.readyMs),
           });
           expect(errors).toEqual([]);
@@ -358,9 +369,9 @@ test.describe('the custom element (script tag)', () => {
         });
 
         if (moves)
-          test('moved to another parent with moveBefore: the same document and handle, no session, no load (connectedMoveCallback)', async ({
-            page,
-          }) => {
+          // (The same holds without the element's connectedMoveCallback: the browser then calls its
+          // disconnected and connected callbacks in one task, a move the element defers past.)
+          test('moved to another parent with moveBefore: the same document and handle, no session, no load', async ({ page }) => {
             const { errors, loads } = await placeDashboard(page, mode, false);
             const readyMs = await change(page, 'moveBefore');
             expect(await documentMark(await frameOf(page, '#second platform-dashboard iframe'))).toBe('first');
@@ -373,6 +384,7 @@ test.describe('the custom element (script tag)', () => {
               parked: 0,
             });
             expect(minted()).toHaveLength(1);
+            expect(served()).toEqual(minted());
             expect(loads).toHaveLength(1);
             figures.push({
               case: 'element moveBefore',
@@ -380,6 +392,7 @@ test.describe('the custom element (script tag)', () => {
               moveBefore: moves,
               sessions: minted().length,
               loads: loads.length,
+              served: served().length,
               readyMs: [readyMs!],
             });
             expect(errors).toEqual([]);
@@ -402,6 +415,8 @@ test.describe('the custom element (script tag)', () => {
             parked: 0,
           });
           expect(minted()).toHaveLength(2);
+          // The mock served an embed page with each session once (it refuses a spent one).
+          expect(served()).toEqual(minted());
           // Each session loaded once; the browser's own request of the moved iframe's URL (the
           // spent session) may answer before the element replaces the frame: never shown, never another.
           const [first, second] = minted();
@@ -418,6 +433,7 @@ test.describe('the custom element (script tag)', () => {
             moveBefore: moves,
             sessions: minted().length,
             loads: loads.length,
+            served: served().length,
             readyMs: [readyMs!],
           });
           // (Chromium may log that answer, when it came before the frame was replaced.)
@@ -438,6 +454,7 @@ test.describe('the custom element (script tag)', () => {
           expect(now.states.filter((state) => state != 'idle')).toEqual(['loading', 'ready', 'loading', 'ready']);
           expect(now.states).toContain('idle');
           expect(minted()).toHaveLength(2);
+          expect(served()).toEqual(minted());
           expect(loads.map(({ status, url }) => [status, sessionOf(url)])).toEqual(minted().map((id) => [200, id]));
           figures.push({
             case: 'element keep-alive re-inserted',
@@ -445,6 +462,7 @@ test.describe('the custom element (script tag)', () => {
             moveBefore: moves,
             sessions: minted().length,
             loads: loads.length,
+            served: served().length,
             readyMs: [readyMs!],
           });
           expect(errors).toEqual([]);
