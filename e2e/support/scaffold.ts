@@ -18,10 +18,18 @@ const e2e = resolve(import.meta.dirname, '..');
 /** The packages an app installs, packed from packages/<name>. */
 const PACKED = ['core', 'react', 'vue', 'server'];
 
-/** The version of `name` installed for `from` (a workspace folder): the scaffold installs the same one. */
-const versionOf = (name: string, from: string) =>
-  (JSON.parse(readFileSync(createRequire(join(from, 'package.json')).resolve(`${name}/package.json`), 'utf8')) as { version: string })
-    .version;
+/**
+ * The version of `name` installed for `from` (a workspace folder): the scaffold installs the same
+ * one. Its package.json is looked for in the folders Node resolves `name` from, not through
+ * `require.resolve('<name>/package.json')`, which a package whose `exports` leave it out refuses
+ * (@vitejs/plugin-react 6).
+ */
+function versionOf(name: string, from: string): string {
+  const folders = createRequire(join(from, 'package.json')).resolve.paths(name) ?? [];
+  const manifest = folders.map((folder) => join(folder, name, 'package.json')).find((path) => existsSync(path));
+  if (!manifest) throw new Error(`${name} is not installed for ${from}`);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
 
 /** The toolchains and frameworks of the fresh apps, at the versions the workspace installs. */
 const toolchains = (): Record<string, string> => {

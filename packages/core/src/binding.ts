@@ -31,8 +31,13 @@ export interface EmbedBinding<S extends Surface = Surface> {
    *   same controller goes on, with its iframe and its session;
    * - it has `keepAlive`: it is parked (see `keepAlive`), for the next component with its name;
    * - its container stays in the document, not rendered (React's `<Activity mode="hidden">`,
-   *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays as it is, for
-   *   the next `mount`, and is destroyed once its container really leaves the document.
+   *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays, for the next
+   *   `mount`, and is destroyed once its container really leaves the document. Its frame waits in
+   *   the page's lot meanwhile where the browser can move it keeping its document (`moveBefore`):
+   *   a framework may move a hidden container, which would reload a frame inside.
+   *
+   * Call it when the component is hidden or gone, not before each update: where the browser can
+   * move a frame, it leaves its container at once, and the next `mount` moves it back.
    */
   unmount(): void;
   /** Runs `action` on the controller now, or as soon as it is created (an element's methods before it is connected). */
@@ -112,16 +117,21 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     unmount() {
       const at = ++leaving;
       const current = live();
+      const keeper = current && keepers.get(current)!;
       // keepAlive: parked now, while its iframe is still in the document (a framework removes
       // the container right after this call; a mount in the same task takes it back).
-      const parked = !!current && keepers.get(current)!.park();
+      const parked = !!keeper && keeper.park();
+      // Else it steps aside now too: a framework may hide the container and move it in the same
+      // task (React reorders the <Activity> routes Next.js keeps, moving a hidden one's DOM),
+      // which reloads a frame left in it. The next mount brings it back.
+      if (!parked) keeper?.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
         // The lot has it now: this component lets go.
         if (parked) return void ((handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
-        // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
+        // Hidden, not gone: the embed stays until shown again, or destroyed once its container really leaves the document.
         watcher = whenGone(container, () => at == leaving && drop());
       });
     },

@@ -106,7 +106,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     // The viewer's place, brought back after a reload.
     place: (path) => host.keep('path', path),
   });
-  const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, handlers.log);
+  // A frame the browser loaded again in a new window (put back in the document by someone else)
+  // lost its document and its session: a new load, with a fresh session and the kept state.
+  const lost = () => (handlers.log('frame reloaded by a DOM move'), load());
+  const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, lost, handlers.log);
   const start = () => {
     end();
     policy.started();

@@ -105,6 +105,11 @@ export interface Keeper {
   park(place?: HTMLElement): boolean;
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
   stow(): void;
+  /**
+   * Moves the embed out of a container a framework may hide and move: where the browser keeps a
+   * frame's document through a move (`moveBefore`), into a slot of the lot, for its next container.
+   */
+  aside(): void;
 }
 /** Each live controller's {@link Keeper}. */
 export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
@@ -172,6 +177,11 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   };
   return {
     stow,
+    // (Without moveBefore, or idle, it stays: a frame out of the document reloads anyway, and
+    // an idle embed has none. A frame already out of the document has lost its document.)
+    aside() {
+      if (canMove() && !embed.idle() && embed.iframe()?.isConnected != false) stow();
+    },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());
       if (!name || parkedAs) return !!parkedAs;
