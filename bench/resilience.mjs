@@ -6,12 +6,11 @@
 // endpoint (which counts the sessions it mints and answers after `delay` ms), the embed on
 // localhost (bench/pages/resilientEmbed.js).
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TYPES, listen, serveFile } from './server.mjs';
 
 const pagesDir = resolve(import.meta.dirname, 'pages');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8' };
 // What every figure of these scenarios assumes: the host's session endpoint answers in 200 ms.
 const SESSION_DELAY = 200;
 // The core's lazy margin (packages/core/src/embed.ts LAZY_MARGIN), for the target of the lazy row.
@@ -27,37 +26,6 @@ function shuffle(xs) {
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
-}
-
-async function listen(host, handle) {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (status, type, body) => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-      res.end(body);
-    };
-    Promise.resolve(handle(url, send, res)).then((handled) => handled || send(404, 'text/plain', 'not found'));
-  });
-  await new Promise((done) => server.listen(0, host, done));
-  return {
-    origin: `http://${host}:${server.address().port}`,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
-
-// Serves `url`'s path below `prefix` from `dir`, when it is a file there.
-function file(url, prefix, dir, res) {
-  if (!url.pathname.startsWith(prefix)) return false;
-  const base = resolve(dir);
-  const path = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
-  if (!path.startsWith(base) || !existsSync(path) || !statSync(path).isFile()) return false;
-  res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-  createReadStream(path).pipe(res);
-  return true;
 }
 
 /**
@@ -108,7 +76,7 @@ export async function resilience({ context, root, quick, log, row, details, stat
       );
       return true;
     }
-    return file(url, '/core/', resolve(root, 'packages/core/dist'), res) || file(url, '/bench/', pagesDir, res);
+    return serveFile(url, '/core/', resolve(root, 'packages/core/dist'), res) || serveFile(url, '/bench/', pagesDir, res);
   });
   hostOrigin = host.origin;
   const embedScript = readFileSync(resolve(pagesDir, 'resilientEmbed.js'), 'utf8');

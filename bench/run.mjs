@@ -5,8 +5,8 @@
 // --update (or UPDATE_RESULTS=1) it writes the committed bench/RESULTS.md instead, so that a
 // run leaves the working tree clean unless asked.
 //
-//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,size] [--candidate=<dir>]
-//   (resilience includes the rate-limited platform, row 10)
+//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,size] [--candidate=<dir>]
+//   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload)
 //
 // --candidate=<dir> serves another build of the core (a folder with index.mjs) and adds it to
 // the dispatch benchmark as one more mode, to measure a fix side by side with the shipped core.
@@ -16,6 +16,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
+import { keepAlive } from './keepAlive.mjs';
 import { resilience } from './resilience.mjs';
 import { serve } from './server.mjs';
 
@@ -116,10 +117,13 @@ const misses = [];
 const explanations = [];
 
 // `ok` is a boolean or a verdict from ratioVerdict(); anything but met is listed with its explanation.
+// `null`: an informational row, without a target, verdict or miss.
 function row(id, name, result, baseline, figure, target, ok, miss) {
-  const verdict = typeof ok == 'string' ? ok : ok ? 'met' : 'MISSED';
+  let verdict = ok ? 'met' : 'MISSED';
+  if (typeof ok == 'string') verdict = ok;
+  if (ok === null) verdict = '';
   rows.push({ id, name, result, baseline, figure, target, verdict });
-  if (verdict != 'met') misses.push(`**${id}. ${name}**, ${verdict}: ${miss}`);
+  if (verdict && verdict != 'met') misses.push(`**${id}. ${name}**, ${verdict}: ${miss}`);
 }
 const overBy = (v, limit) =>
   v.verdict == 'MISSED'
@@ -405,6 +409,9 @@ try {
   // ---- 7-9: resilience (bench/resilience.mjs) ---------------------------------------------
   if (runs('resilience'))
     await resilience({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, overBy } });
+
+  // ---- 11-13: keep-alive and preload (bench/keepAlive.mjs) ------------------------------
+  if (runs('keepalive')) await keepAlive({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict } });
 
   // ---- 6: size ---------------------------------------------------------------------------
   if (runs('size')) {

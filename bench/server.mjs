@@ -1,42 +1,63 @@
-// A tiny HTTP server for the benchmark pages: one instance per origin (host, embed, hostile).
+// Tiny HTTP servers for the benchmark pages: one instance per origin (host, embed, hostile).
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8' };
+export const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+};
 
 /**
- * Serves `routes` (pathname prefix → `(url) => html`) and `mounts` (URL prefix → folder) on
- * `host` at a free port. Nothing is cached, so every iframe load is a real load.
+ * Listens on `host` at a free port. `handle(url, send, res)` answers a request, with
+ * `send(status, type, body)` or on `res` itself, and returns (or resolves to) whether it did;
+ * anything it leaves is a 404. Nothing is cached, so every iframe load is a real load.
  * @returns {Promise<{ origin: string, close: () => Promise<void> }>}
  */
-export async function serve({ host, routes = {}, mounts = {} }) {
+export async function listen(host, handle) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const send = (status, type, body) => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
-    for (const [prefix, page] of Object.entries(routes)) if (url.pathname.startsWith(prefix)) return send(200, TYPES['.html'], page(url));
-    for (const [prefix, dir] of Object.entries(mounts)) {
-      if (!url.pathname.startsWith(prefix)) continue;
-      const base = resolve(dir);
-      const file = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
-      if (file.startsWith(base) && existsSync(file) && statSync(file).isFile()) {
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-        return void createReadStream(file).pipe(res);
-      }
-    }
-    send(404, 'text/plain', 'not found');
+    Promise.resolve(handle(url, send, res)).then((handled) => handled || send(404, 'text/plain', 'not found'));
   });
   await new Promise((done) => server.listen(0, host, done));
-  const origin = `http://${host}:${server.address().port}`;
   return {
-    origin,
+    origin: `http://${host}:${server.address().port}`,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();
         server.close(() => done());
       }),
   };
+}
+
+/** Serves `url`'s path below `prefix` from `dir`, when it is a file there. @returns whether it did */
+export function serveFile(url, prefix, dir, res) {
+  if (!url.pathname.startsWith(prefix)) return false;
+  const base = resolve(dir);
+  const path = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
+  if (!path.startsWith(base) || !existsSync(path) || !statSync(path).isFile()) return false;
+  res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  createReadStream(path).pipe(res);
+  return true;
+}
+
+/**
+ * Serves `routes` (pathname prefix → `(url) => html`) and `mounts` (URL prefix → folder) on
+ * `host` at a free port.
+ * @returns {Promise<{ origin: string, close: () => Promise<void> }>}
+ */
+export function serve({ host, routes = {}, mounts = {} }) {
+  return listen(host, (url, send, res) => {
+    for (const [prefix, page] of Object.entries(routes))
+      if (url.pathname.startsWith(prefix)) {
+        send(200, TYPES['.html'], page(url));
+        return true;
+      }
+    return Object.entries(mounts).some(([prefix, dir]) => serveFile(url, prefix, dir, res));
+  });
 }

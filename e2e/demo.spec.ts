@@ -230,7 +230,8 @@ for (const name of ['html', 'react', 'vue'] as const) {
         const failure = page.getByTestId('embed-error');
         await expect(failure).toBeVisible();
         await expect(failure).toContainText('session');
-        await expect(failure).toContainText('the session route answered 502');
+        // The SDK read the route's Response: its status and its message (here the demo's cause).
+        await expect(failure).toContainText('HTTP 502');
         await expect(failure).toContainText(`could not reach ${closed.origin}`);
         await expect(failure).not.toContainText(platform.apiKey);
       } finally {

@@ -1,10 +1,25 @@
-// What each part of the controller costs (min+gzip, production), measured by removal: each row
-// builds `embedDashboard` from a copy of packages/core/src with that part taken out (a few text
-// edits, listed here), bundled, minified and gzipped as scripts/size.mjs does. Run after edits to
-// the controller to keep docs/size-budget.md honest: `node scripts/sizeAblation.mjs`.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What each part of the SDK costs (min+gzip, production), measured by removal: each row builds
+// the shipped bundles from a copy of the sources with that part taken out (a few text edits,
+// listed in PARTS), bundled, minified and gzipped as the packages' builds and scripts/size.mjs
+// do, and prints what the removal saved. Run after edits to the controller to keep
+// docs/size-budget.md honest:
+//
+//   node scripts/sizeAblation.mjs           # the table
+//   node scripts/sizeAblation.mjs --check   # only that every edit still finds its text (fast; a unit test runs it)
+//
+// So that a restructuring cannot break a row silently:
+// - an edit names a piece of text, never a file: it is looked for in every source file of the
+//   core and the element, and must occur exactly once (a part that moved to another file is
+//   still found; one that was renamed or removed stops the run, naming the text);
+// - every variant is run before it is measured: bundled again unminified and loaded in jsdom, an
+//   embed must mount, become ready, send an action, and a binding must mount and unmount (a
+//   removal that broke the SDK would otherwise read as a cheap part);
+// - a removal that saves nothing is reported as an error (its text no longer does what the
+//   row says).
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import esbuild from 'rollup-plugin-esbuild';
@@ -12,70 +27,239 @@ import terser from '@rollup/plugin-terser';
 import { devFlag } from './rollup.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const source = join(root, 'packages/core/src');
+const PACKAGES = ['core', 'element'];
 
-/** Each part: the edits (file, text, replacement) that take it out. */
-const parts = {
-  'update() and the option tables (planUpdate)': [['embed.ts', '    update,\n    on:', '    update: () => {},\n    on:']],
-  'keep-alive: parking, stow, adoption (parking.ts)': [
-    ['embed.ts', 'const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
-    ['embed.ts', 'keepers.set(handle, { park, stow });', ''],
+/**
+ * The parts, each with the edits that take it out: `[text, replacement]`, where `text` occurs
+ * exactly once in the sources of the core and the element. Keep every variant a working SDK:
+ * take out the feature, not what the rest calls.
+ */
+export const PARTS = {
+  'update() and the option tables it plans from (planUpdate)': [['    update,\n', '    update: () => {},\n']],
+  'keep-alive, parking, preload (parking.ts)': [
+    ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
+    [
+      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n',
+      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n  return { stow() {}, park: () => false, parked: () => false, shown(_: unknown) {}, leave() {} };\n',
+    ],
+    [' preload,', ''],
+    ["export { configureParking, parkedCount, type ParkingLimits } from './parking';", ''],
   ],
-  'the session Response read (status, Retry-After) and the rate-limit gate': [
-    ['sessionSource.ts', "Object.prototype.toString.call(result) == '[object Response]'", 'false'],
-    ['sessionSource.ts', 'await through(route, () =>', 'await ((f: () => unknown) => f())(() =>'],
+  'the session Response read (status, Retry-After, the route’s message)': [
+    ["Object.prototype.toString.call(result) == '[object Response]'", 'false'],
   ],
-  'checks in every build (ids, timeouts, retry)': [['url.ts', '  checkAlways(surface, o);\n', '']],
+  'the page-wide rate-limit gate': [['await through(route, () =>', 'await ((call: () => Promise<unknown>) => call())(() =>']],
+  'one session record per page (Symbol.for registry) instead of per copy': [
+    ['((globalThis as { [RECORD]?: SessionRecord })[RECORD] ??= { version: 1, used: new Map() }).used', '(moduleRecord ??= new Map())'],
+    ['const FORGET_AFTER = 600000;', 'const FORGET_AFTER = 600000;\nlet moduleRecord: Map<string, number> | undefined;'],
+  ],
+  'opaque-origin refusal': [['        refuseOpaqueOrigin();\n', '']],
+  'checks in every build (ids, timeouts, retry)': [['  checkAlways(surface, o);\n', '']],
+  'hidden is not gone (binding: a hidden container keeps its embed)': [
+    ['if (!container || !hidden(container)) return drop();', 'return drop();'],
+  ],
   'lazy loading (IntersectionObserver)': [
-    ['lazyStart.ts', "if (seen || !lazy || typeof IntersectionObserver == 'undefined') return start();", 'return start();'],
+    ["if (seen || !lazy || typeof IntersectionObserver == 'undefined') return start();", 'return start();'],
   ],
   'retries (backoff, offline and hidden-tab waits)': [
-    ['retryPolicy.ts', "if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
+    ["if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
-  'CSP detection': [['loadAttempt.ts', '        watchPolicy(origin);\n', '']],
+  'CSP detection': [['        watchPolicy(origin, later, fail);\n', '']],
   'validation of incoming messages (envelope and payload)': [
     [
-      'protocol.ts',
       "if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };",
       'return { ok: true, known: true, message: data } as ParseResult;',
     ],
   ],
-  'validation of actions': [['protocol.ts', "problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", '']],
-  'the ready timeout': [['loadAttempt.ts', 'const ms = clampTimeout(options().readyTimeout ?? READY_TIMEOUT);', 'const ms = 0;']],
-  'the session call timeout': [
-    ['sessionSource.ts', 'const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;'],
+  'validation of actions (the engine stays for events)': [
+    ["problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", ''],
   ],
+  'the ready timeout': [['watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin, later, fail);', '']],
+  'the session call timeout': [['const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
   'replay of the kept state after ready': [
-    ['hostState.ts', 'const out: ActionMessage[] = [];', 'const out: ActionMessage[] = []; return out.concat(pending.splice(0));'],
+    ['    drain(): ActionMessage[] {\n', '    drain(): ActionMessage[] {\n      return pending.splice(0);\n'],
   ],
-  'debug logging': [['handlers.ts', 'const { debug } = options();', "const debug = false as AnyOptions['debug'];"]],
+  'debug logging': [['const { debug } = options();', "const debug = false as AnyOptions['debug'];"]],
+  'the action helpers (setColorScheme, ...; send stays)': [['    ...actionHelpers(send),\n', '']],
 };
 
-async function measure(edits = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'ablation-'));
-  cpSync(source, join(dir, 'src'), { recursive: true });
-  for (const [file, text, replacement] of edits) {
-    const path = join(dir, 'src', file);
-    const code = readFileSync(path, 'utf8');
-    if (!code.includes(text)) throw new Error(`${file} no longer contains: ${text}`);
-    writeFileSync(path, code.replace(text, replacement));
+/** The bundles measured: what a host's production build ships. */
+const BUNDLES = {
+  embedDashboard: { entry: `export { embedDashboard } from './core/src/index';` },
+  // As packages/element/rollup.config.mjs builds platform-embed.min.js.
+  'script tag': { input: 'element/src/global.ts', format: 'iife', exports: 'default', name: 'PlatformEmbed' },
+};
+
+/** The source files of the packages measured, as a map of path (`core/src/embed.ts`) to text. */
+export function readSources(packagesDir = join(root, 'packages')) {
+  const files = new Map();
+  for (const name of PACKAGES) {
+    const dir = join(packagesDir, name, 'src');
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+      const path = join(entry.parentPath, entry.name);
+      files.set(relative(packagesDir, path), readFileSync(path, 'utf8'));
+    }
   }
-  writeFileSync(join(dir, 'entry.ts'), `export { embedDashboard } from './src/index';`);
-  const bundle = await rollup({
-    input: join(dir, 'entry.ts'),
+  return files;
+}
+
+function countOccurrences(text, piece) {
+  let count = 0;
+  for (let at = text.indexOf(piece); at !== -1; at = text.indexOf(piece, at + piece.length)) count++;
+  return count;
+}
+
+/**
+ * The sources with `edits` applied.
+ * @throws when a text does not occur exactly once in all the sources together
+ */
+export function applyEdits(sources, edits) {
+  const edited = new Map(sources);
+  for (const [text, replacement] of edits) {
+    const holders = [...edited].filter(([, code]) => code.includes(text));
+    const occurrences = holders.reduce((sum, [, code]) => sum + countOccurrences(code, text), 0);
+    if (occurrences !== 1) {
+      const where = holders.map(([path]) => path).join(', ') || 'no source file';
+      throw new Error(`the edit's text occurs ${occurrences} times (in ${where}), not once:\n${text}`);
+    }
+    const [path, code] = holders[0];
+    edited.set(
+      path,
+      code.replace(text, () => replacement),
+    );
+  }
+  return edited;
+}
+
+function writeSources(sources) {
+  const dir = mkdtempSync(join(tmpdir(), 'ablation-'));
+  for (const [path, code] of sources) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, code);
+  }
+  return dir;
+}
+
+async function bundle(
+  dir,
+  { entry, input, format = 'es', exports = 'named', name = 'Bundle' },
+  { minify = true, development = false } = {},
+) {
+  const entryPath = join(dir, input ?? 'entry.ts');
+  if (entry) writeFileSync(entryPath, entry);
+  const build = await rollup({
+    input: entryPath,
     plugins: [
-      devFlag('false'),
+      {
+        name: 'core-source',
+        resolveId: (id) => (id === '@platform-embed/core' ? join(dir, 'core/src/index.ts') : null),
+      },
+      devFlag(String(development)),
       esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json') }),
-      terser({ compress: { passes: 2 }, format: { comments: false } }),
+      ...(minify ? [terser({ compress: { passes: 2 }, format: { comments: false } })] : []),
     ],
     onwarn: () => {},
   });
-  const { output } = await bundle.generate({ format: 'es' });
-  rmSync(dir, { recursive: true, force: true });
-  return gzipSync(output[0].code, { level: 9 }).length;
+  const { output } = await build.generate({ format, name, exports });
+  return output[0].code;
 }
 
-const whole = await measure();
-console.log(`embedDashboard, production, min+gzip: ${whole} B\n\npart removed                                             saves`);
-for (const [name, edits] of Object.entries(parts))
-  console.log(`${name.padEnd(56)} ${String(whole - (await measure(edits))).padStart(5)} B`);
+const gzipSize = (code) => gzipSync(code, { level: 9 }).length;
+
+/**
+ * Loads the variant's SDK in jsdom and uses it as a host would; throws when it does not work.
+ * Only what every variant keeps is asked for: a mount, `ready`, an action sent after it, and a
+ * binding that mounts and lets go.
+ */
+async function smokeTest(dir) {
+  const code = await bundle(
+    dir,
+    { entry: `export { embedDashboard, createBinding } from './core/src/index';`, format: 'iife' },
+    { minify: false },
+  );
+  const { JSDOM } = await import(pathToFileURL(join(root, 'node_modules/jsdom/lib/api.js')).href);
+  const dom = new JSDOM('<!doctype html><div id="a"></div><div id="b"></div>', {
+    url: 'https://host.example/',
+    runScripts: 'outside-only',
+  });
+  const { window } = dom;
+  try {
+    window.eval(code);
+    const { embedDashboard, createBinding } = window.Bundle;
+    const baseUrl = 'https://tenant.example';
+    const later = () => new Promise((done) => window.setTimeout(done, 0));
+
+    const handle = embedDashboard({ container: '#a', baseUrl, publicId: 'sales', session: () => 'session-1' });
+    await later();
+    const iframe = window.document.querySelector('#a iframe');
+    if (!iframe || !iframe.src.includes('/embed/dashboard/sales')) throw new Error('no iframe was mounted');
+    const posted = [];
+    iframe.contentWindow.postMessage = (message) => posted.push(message);
+    const ready = { embedTenant: 'acme', deploymentId: 7, mode: 'signed', surface: 'dashboard' };
+    const data = {
+      source: 'platform-embed',
+      direction: 'event',
+      type: 'platform:event:ready',
+      payload: ready,
+      timestamp: 1,
+      surface: 'dashboard',
+    };
+    window.dispatchEvent(new window.MessageEvent('message', { data, origin: baseUrl, source: iframe.contentWindow }));
+    if (handle.getState().status !== 'ready') throw new Error(`the embed is ${handle.getState().status}, not ready`);
+    handle.send('refresh');
+    if (!posted.some((message) => message.type === 'platform:action:refresh')) throw new Error('an action sent after ready was not posted');
+    handle.destroy();
+
+    const binding = createBinding();
+    binding.mount(window.document.querySelector('#b'), { surface: 'dashboard', baseUrl, publicId: 'costs', session: () => 'session-2' });
+    await later();
+    if (!window.document.querySelector('#b iframe')) throw new Error('the binding mounted no iframe');
+    binding.unmount();
+    await later();
+    if (binding.getState().status !== 'destroyed') throw new Error('the binding did not let its embed go');
+  } finally {
+    window.close();
+  }
+}
+
+/** Measures every bundle of the sources (after the smoke test), in bytes min+gzip. */
+export async function measure(sources) {
+  const dir = writeSources(sources);
+  try {
+    await smokeTest(dir);
+    const sizes = {};
+    for (const [name, spec] of Object.entries(BUNDLES)) sizes[name] = gzipSize(await bundle(dir, spec));
+    return sizes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const sources = readSources();
+  const variants = Object.entries(PARTS).map(([name, edits]) => [name, applyEdits(sources, edits)]);
+  if (process.argv.includes('--check')) {
+    console.log(`every edit of the ${variants.length} parts finds its text exactly once`);
+    return;
+  }
+  const whole = await measure(sources);
+  const names = Object.keys(BUNDLES);
+  console.log(`production, min+gzip: ${names.map((name) => `${name} ${whole[name]} B`).join(', ')}\n`);
+  const width = Math.max(...variants.map(([name]) => name.length));
+  console.log(`${'part removed'.padEnd(width)}  ${names.map((name) => `${name} saves`.padStart(22)).join('')}`);
+  const failures = [];
+  for (const [name, variant] of variants) {
+    const sizes = await measure(variant);
+    const savings = names.map((bundleName) => whole[bundleName] - sizes[bundleName]);
+    console.log(`${name.padEnd(width)}  ${savings.map((saved) => `${saved} B`.padStart(22)).join('')}`);
+    if (savings.every((saved) => saved <= 0)) failures.push(name);
+  }
+  if (failures.length > 0) {
+    console.error(`\nThese removals saved nothing: their edits no longer take the part out.\n- ${failures.join('\n- ')}`);
+    process.exitCode = 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -53,8 +53,7 @@ export const embedFrame = (page: Page, platformOrigin: string): Frame => {
 type Marked = { keptMarker?: string };
 
 /** Leaves `marker` on the frame's window (a cross-origin frame: Playwright evaluates inside it). */
-export const mark = (frame: Frame, marker: string) =>
-  frame.evaluate((value) => void ((window as Marked).keptMarker = value), marker);
+export const mark = (frame: Frame, marker: string) => frame.evaluate((value) => void ((window as Marked).keptMarker = value), marker);
 
 /** The marker the frame's window holds: only the same document has it; a detached frame reads as `detached`. */
 export const markOf = (frame: Frame): Promise<string | undefined> =>

@@ -3,20 +3,16 @@
 (async () => {
   const config = await (await fetch('/config.json')).json();
 
-  // Everything the embed needs is in attributes, but for the session: `session-url="/api/session"`
-  // would do, and this host sets the `session` property to a function calling the same route
-  // instead, so that a failure can show what the route answered. The route mints a fresh
-  // single-use session for every load (first mount and reload).
+  // Everything the embed needs is in attributes. `session-url` names this host's own backend
+  // route, which mints a fresh single-use session for every load (first mount and reload); the
+  // SDK calls it with POST and reads its answer: `{ sessionId }` from a 2xx, a failure named by
+  // its status and the route's message (retried for a 5xx or 429, after Retry-After).
   const dashboard = document.createElement('platform-dashboard');
   dashboard.setAttribute('base-url', config.baseUrl);
   dashboard.setAttribute('public-id', config.publicId);
+  dashboard.setAttribute('session-url', '/api/session');
   dashboard.setAttribute('allow-export', '');
   dashboard.setAttribute('iframe-title', 'Sales overview');
-  dashboard.session = async () => {
-    const response = await fetch('/api/session', { method: 'POST' });
-    if (!response.ok) throw new Error(await describeRouteFailure(response));
-    return response.json();
-  };
 
   const log = document.querySelector('[data-testid="event-log"]');
   const status = document.querySelector('[data-testid="status"]');
@@ -59,10 +55,3 @@
 
   document.getElementById('embed').append(dashboard);
 })();
-
-/** What a failed answer of the session route says: its status, its message and (demo only) the cause. */
-async function describeRouteFailure(response) {
-  const body = await response.json().catch(() => null);
-  const said = [body?.error, body?.cause].filter(Boolean).join(': ');
-  return `the session route answered ${response.status}${said ? ` (${said})` : ''}`;
-}

@@ -48,14 +48,16 @@ export async function startHost(options) {
       failureCauses.set(request, cause);
     },
   });
-  // The demo's route also puts the cause of a failure in its answer, so the host page can show
-  // it instead of a blank embed (the client's errors never contain the API key). A production
-  // route answers only the generic message and logs the cause, as createSessionHandler does.
+  // The demo's route answers the cause of a failure as its `message`, which the SDK puts in the
+  // embed's error, so the host page shows it instead of a blank embed (the client's errors never
+  // contain the API key). A production route answers only the generic message and logs the
+  // cause, as createSessionHandler does.
   const session = toNodeHandler(async (request) => {
     const response = await sessionRoute(request);
     const cause = failureCauses.get(request);
     if (cause === undefined) return response;
-    return new Response(JSON.stringify({ ...(await response.json()), cause }), { status: response.status, headers: response.headers });
+    const { error } = await response.json();
+    return new Response(JSON.stringify({ error, message: cause }), { status: response.status, headers: response.headers });
   });
   const config = JSON.stringify({
     baseUrl: platform.baseUrl,

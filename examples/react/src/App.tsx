@@ -6,19 +6,10 @@ export interface DemoConfig {
   publicId: string;
 }
 
-// This host's own backend route mints a fresh single-use session for every load.
-async function mintSession(): Promise<{ sessionId: string }> {
-  const response = await fetch('/api/session', { method: 'POST' });
-  if (!response.ok) throw new Error(await describeRouteFailure(response));
-  return response.json();
-}
-
-/** What a failed answer of the session route says: its status, its message and (demo only) the cause. */
-async function describeRouteFailure(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { error?: string; cause?: string } | null;
-  const said = [body?.error, body?.cause].filter(Boolean).join(': ');
-  return `the session route answered ${response.status}${said ? ` (${said})` : ''}`;
-}
+// This host's own backend route mints a fresh single-use session for every load. The function
+// returns the route's Response as it is: the SDK reads `{ sessionId }` from a 2xx, and names a
+// failure by its status and the route's message (retried for a 5xx or 429, after Retry-After).
+const mintSession = () => fetch('/api/session', { method: 'POST' });
 
 type Logged = { id: number; event: string; payload: unknown };
 

@@ -31,13 +31,12 @@ export interface EmbedBinding<S extends Surface = Surface> {
    *   same controller goes on, with its iframe and its session;
    * - it has `keepAlive`: it is parked (see `keepAlive`), for the next component with its name;
    * - its container stays in the document, not rendered (React's `<Activity mode="hidden">`,
-   *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays, for the next
-   *   `mount`, and is destroyed once its container really leaves the document. Its frame waits in
-   *   the page's lot meanwhile where the browser can move it keeping its document (`moveBefore`):
-   *   a framework may move a hidden container, which would reload a frame inside.
+   *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays as it is, for
+   *   the next `mount`, and is destroyed once its container really leaves the document.
    *
-   * Call it when the component is hidden or gone, not before each update: where the browser can
-   * move a frame, it leaves its container at once, and the next `mount` moves it back.
+   * Where the browser can move a frame keeping its document (`moveBefore`), the frame leaves its
+   * container at once, into the page's lot, and the next `mount` moves it back: call it when the
+   * component is hidden or gone, not before each update.
    */
   unmount(): void;
   /** Runs `action` on the controller now, or as soon as it is created (an element's methods before it is connected). */
@@ -77,6 +76,8 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   let container: HTMLElement | undefined;
   // Watches a hidden container for its real removal.
   let watcher: MutationObserver | undefined;
+  // Stops this binding hearing of its controller: when the lot takes it (the next binding subscribes).
+  let unhear: Unsubscribe | undefined;
   const early: ((handle: EmbedHandle<S>) => void)[] = [];
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
@@ -103,11 +104,16 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
       for (const key of keys) if (!(key in next)) next[key] = undefined;
       if (live()?.surface != surface) drop();
       const current = live();
-      if (current) (current.update as Untyped)(next);
-      else {
+      // A container out of the document (a component Vue's <KeepAlive> deactivated, rendered
+      // again): the options apply where the embed is, which a move there would unload; it
+      // comes back into its container at the mount that finds it in the document.
+      if (current) {
+        if (!box.isConnected) delete next.container;
+        (current.update as Untyped)(next);
+      } else {
         // (Adopts the embed parked under the same keep-alive name, if there is one.)
         handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
-        handle.subscribe(notify);
+        unhear = handle.subscribe(notify);
         early.splice(0).forEach((action) => action(handle!));
         notify();
       }
@@ -117,21 +123,21 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     unmount() {
       const at = ++leaving;
       const current = live();
-      const keeper = current && keepers.get(current)!;
-      // keepAlive: parked now, while its iframe is still in the document (a framework removes
-      // the container right after this call; a mount in the same task takes it back).
-      const parked = !!keeper && keeper.park();
-      // Else it steps aside now too: a framework may hide the container and move it in the same
-      // task (React reorders the <Activity> routes Next.js keeps, moving a hidden one's DOM),
-      // which reloads a frame left in it. The next mount brings it back.
-      if (!parked) keeper?.aside();
+      // Its frame moves into the lot now, while it is still in the document: a framework removes
+      // the container right after this call (keepAlive), or hides it and may move it (hidden is
+      // not gone), either of which reloads a frame left inside; a mount in the same task moves it
+      // back. Parking waits for the unmount to stand: going cold at once (without moveBefore, or
+      // before a lazy embed is seen) would change the state on every re-render, and a framework
+      // renders again on that change, and so on.
+      if (current) keepers.get(current)!.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
-        // The lot has it now: this component lets go.
-        if (parked) return void ((handle = null), (keys = []));
+        const current = live();
+        // Parked: the lot has it now, this component lets go.
+        if (current && keepers.get(current)!.park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
-        // Hidden, not gone: the embed stays until shown again, or destroyed once its container really leaves the document.
+        // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
         watcher = whenGone(container, () => at == leaving && drop());
       });
     },

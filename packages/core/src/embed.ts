@@ -1,5 +1,14 @@
 import { checkOptions } from './checkOptions';
-import type { AnyOptions, AppEmbedOptions, ChatEmbedOptions, DashboardEmbedOptions, EmbedOptionsMap } from './embedOptions';
+import {
+  MOVE,
+  PRESENT,
+  RELOAD,
+  type AnyOptions,
+  type AppEmbedOptions,
+  type ChatEmbedOptions,
+  type DashboardEmbedOptions,
+  type EmbedOptionsMap,
+} from './embedOptions';
 import { EmbedError } from './errors';
 import { present } from './frame';
 import { createHandle, destroyedError, type EmbedHandle } from './handle';
@@ -74,7 +83,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const { later, end } = scope;
   const handlers = createHandlers(current);
   const status = createStatus((fn, args) => handlers.call(fn, 'state', args));
-  const host = createHostState();
+  const host = createHostState(o);
   const session = createSessionSource(current);
   const policy = createRetryPolicy(current, later, handlers.diagnose);
   const isStatus = (...names: string[]) => names.includes(status.get().status);
@@ -106,16 +115,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     // The viewer's place, brought back after a reload.
     place: (path) => host.keep('path', path),
   });
-  // A frame the browser loaded again in a new window (put back in the document by someone else)
-  // lost its document and its session: a new load, with a fresh session and the kept state.
-  const lost = () => (handlers.log('frame reloaded by a DOM move'), load());
-  const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, lost, handlers.log);
-  const start = () => {
-    end();
-    policy.started();
-    handlers.ready(undefined);
-    attempt.start();
-  };
+  const attempt = createLoadAttempt(surface, current, () => [origin, container], session, host.url, scope, receive, fail, handlers.log);
+  // An attempt now: the previous one ended, the retry that waited (if any) has started.
+  const start = () => (end(), policy.started(), handlers.ready(undefined), attempt.start());
   const whenSeen = createLazyStart(later);
   // A new load: once a lazy embed is (near) in view, mount with a fresh session.
   const load = () => {
@@ -124,27 +126,29 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     whenSeen(container, o.loading == 'lazy', () => (status.loading(), start()));
   };
 
-  const target = (): [Window, string] => [attempt.frame()!.window, origin];
-  const { post, dispatch } = createSender(host, () => isStatus('ready'), target, handlers.log);
+  const { post, dispatch } = createSender(host, status, () => [attempt.frame()!.window, origin], handlers.log);
 
   const update = (partial: Partial<AnyOptions>) => {
-    const previous = o;
     const next = { ...o, ...partial } as AnyOptions;
     const commit = configure(next);
-    const plan = planUpdate(previous, next, Object.keys(partial), isStatus('idle'));
+    const plan = planUpdate(o, next, Object.keys(partial), isStatus('idle'));
     // Everything is checked (options and actions): only now does anything change.
     commit();
-    if (plan.retarget) host.keep('path', next.path);
-    plan.removed.forEach(([name, members]) => host.forget(name, members));
-    plan.changes.forEach(({ name, value, member }) => host.keep(name, value, member));
+    host.apply(plan, next.path);
+    const { does, changes } = plan;
     const frame = attempt.frame();
-    const reload = plan.reload || (plan.move && frame && !canMove());
+    const moves = does & MOVE && frame;
+    // A frame the browser took out of the document and put back (a DOM move without moveBefore,
+    // such as an element moved with appendChild) has a new window, which loaded its URL again
+    // with the spent session: it loads again, with a fresh one.
+    const moved = frame && frame.iframe.contentWindow;
+    const reload = does & RELOAD || (moves && !canMove()) || (moved && moved != frame.window);
     if (reload) load();
-    else if (plan.move && frame) move(container, frame.iframe);
+    else if (moves) move(container, frame.iframe);
     keeper.shown(container);
     if (reload) return;
-    plan.changes.forEach(({ message }) => dispatch(message, true));
-    if (plan.restyle && frame) present(frame.iframe, o, surface);
+    changes.forEach(({ message }) => dispatch(message, true));
+    if (does & PRESENT && frame) present(frame.iframe, o, surface);
   };
   const destroy = () => {
     if (isStatus('destroyed')) return;
@@ -156,20 +160,12 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     handlers.clear();
     status.clear();
   };
-  const handle = createHandle(surface, {
+  const handle = createHandle(surface, status, handlers, {
     origin: () => origin,
     iframe: () => attempt.frame()?.iframe ?? null,
-    status,
-    handlers,
-    destroyed: () => isStatus('destroyed'),
     update,
     send: (type, payload) => dispatch(createActionOf(type, payload)),
-    reload(id) {
-      policy.reset();
-      session.give(id, false);
-      load();
-      return status.ready();
-    },
+    reload: (id) => (policy.reset(), session.give(id, false), load(), status.ready()),
     destroy,
   });
   // keepAlive and detach (parking.ts).
@@ -179,15 +175,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       options: current,
       container: () => container,
       place: (box, extra) => ((o = { ...o, ...extra, container: box }), (container = box)),
-      iframe: () => attempt.frame()?.iframe,
-      idle: () => isStatus('idle'),
       cold: () => (end(), attempt.remove(), status.set('idle')),
     },
     NO_HANDLERS,
   );
   keepers.set(handle, keeper);
-  // The options' kept state is the first host state: validated as actions, kept for every load.
-  planUpdate({} as AnyOptions, o, Object.keys(o), true).changes.forEach(({ name, value, member }) => host.keep(name, value, member));
   load();
   return handle;
 }
@@ -227,7 +219,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
  *   container: '#dashboard',
  *   baseUrl: 'https://acme.platform.example',
  *   publicId: 'sales-overview',
- *   session: () => fetch('/api/embed-session').then((r) => r.json()),
+ *   session: () => fetch('/api/embed-session', { method: 'POST' }), // its Response, as it is
  * });
  * dashboard.on('drilldown', ({ member, value }) => console.log(member, value));
  * dashboard.setColorScheme('dark'); // queued until ready

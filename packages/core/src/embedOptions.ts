@@ -33,17 +33,18 @@ export const SESSION_TIMEOUT = 15000;
 /** Milliseconds from the iframe's creation to `ready`, unless `readyTimeout` says otherwise. */
 export const READY_TIMEOUT = 30000;
 
-// What a change of an option means on a mounted embed (plain constants: bundlers inline them).
+// What a change of an option means on a mounted embed (plain constants: bundlers inline them). Bit
+// flags: an update ORs what its options' changes mean (planUpdate.ts), and RETARGET holds RELOAD's bit.
 /** The new value is used from the next event or load (handlers, the session function, timeouts, `retry`, `debug`). */
 export const SWAP = 0;
 /** A new iframe with a fresh session; the host state comes along. */
 export const RELOAD = 1;
-/** Another dashboard or app: a reload that also forgets the viewer's place in the old one. */
-export const RETARGET = 2;
+/** Another dashboard or app: a reload ({@link RELOAD}'s bit) that also forgets the viewer's place in the old one. */
+export const RETARGET = 3;
 /** Applied to the current iframe (title, class, style). */
-export const PRESENT = 3;
+export const PRESENT = 4;
 /** The iframe moves into the new container, keeping its document where the browser can (`moveBefore`); else a reload there. */
-export const MOVE = 4;
+export const MOVE = 8;
 /** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET}, {@link PRESENT} or {@link MOVE}. */
 export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof PRESENT | typeof MOVE;
 

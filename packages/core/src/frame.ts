@@ -45,17 +45,9 @@ export function present(iframe: HTMLIFrameElement, o: IframeOptions, surface: st
 
 /**
  * Creates the iframe of one load in `container` and routes its window's messages to `receive`.
- * @param lost called when the iframe loaded a document in a new window: see below
  * @throws {EmbedError} `no-container` when the container is not in a document (the iframe gets no window).
  */
-export function mountFrame(
-  container: HTMLElement,
-  url: string,
-  o: IframeOptions,
-  surface: string,
-  receive: Receiver,
-  lost: () => void,
-): Frame {
+export function mountFrame(container: HTMLElement, url: string, o: IframeOptions, surface: string, receive: Receiver): Frame {
   const iframe = document.createElement('iframe');
   present(iframe, o, surface);
   iframe.allow = o.allow ?? 'fullscreen; clipboard-write';
@@ -79,12 +71,6 @@ export function mountFrame(
       iframe.remove();
     },
   };
-  // An iframe taken out of the document and put back (a move without moveBefore: a framework
-  // reordering its DOM) gets a new window, which loads the URL again with its spent session and
-  // posts from a window no one routes: its load says so.
-  iframe.addEventListener('load', () => {
-    frame.loaded = true;
-    if (iframe.contentWindow != win) lost();
-  });
+  iframe.addEventListener('load', () => (frame.loaded = true));
   return frame;
 }

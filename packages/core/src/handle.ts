@@ -99,13 +99,10 @@ export interface EmbedHandle<S extends Surface = Surface> {
   destroy(): void;
 }
 
-/** What the controller gives its handle. */
+/** What the controller does for its handle (the handle refuses it all once the embed is destroyed). */
 export interface HandleParts {
   origin(): string;
   iframe(): HTMLIFrameElement | null;
-  status: ReturnType<typeof createStatus>;
-  handlers: ReturnType<typeof createHandlers>;
-  destroyed(): boolean;
   update(partial: Partial<AnyOptions>): void;
   send(type: string, payload?: unknown): void;
   reload(session?: string): Promise<ReadyPayload>;
@@ -116,11 +113,16 @@ export interface HandleParts {
 export const destroyedError = (what: string): EmbedError => new EmbedError('destroyed', __DEV__ ? `cannot ${what} after destroy()` : what);
 
 /** Creates the handle of an embed from its controller's parts. */
-export function createHandle<S extends Surface>(surface: S, parts: HandleParts): EmbedHandle<S> {
-  const { status, handlers } = parts;
+export function createHandle<S extends Surface>(
+  surface: S,
+  status: ReturnType<typeof createStatus>,
+  handlers: ReturnType<typeof createHandlers>,
+  parts: HandleParts,
+): EmbedHandle<S> {
+  const destroyed = () => status.get().status == 'destroyed';
   // What a destroyed embed refuses (reload() with a rejected promise).
   const live = (what: string) => {
-    if (parts.destroyed()) throw destroyedError(what);
+    if (destroyed()) throw destroyedError(what);
   };
   const send = (type: string, payload?: unknown) => (live(`send "${String(type)}"`), parts.send(type, payload));
   return {
@@ -140,12 +142,12 @@ export function createHandle<S extends Surface>(surface: S, parts: HandleParts):
     getState: status.get,
     subscribe: status.subscribe,
     update: (partial: Partial<AnyOptions>) => (live('update'), parts.update(partial)),
-    on: (type: string, fn: Function) => handlers.on(type, fn, false, parts.destroyed()),
-    once: (type: string, fn: Function) => handlers.on(type, fn, true, parts.destroyed()),
+    on: (type: string, fn: Function) => handlers.on(type, fn, false, destroyed()),
+    once: (type: string, fn: Function) => handlers.on(type, fn, true, destroyed()),
     off: handlers.off,
     send,
     ...actionHelpers(send),
-    reload: (session?: string) => (parts.destroyed() ? Promise.reject(destroyedError('reload')) : parts.reload(session)),
+    reload: (session?: string) => (destroyed() ? Promise.reject(destroyedError('reload')) : parts.reload(session)),
     destroy: parts.destroy,
   } as unknown as EmbedHandle<S>;
 }

@@ -1,5 +1,7 @@
+import { RETARGET } from './embedOptions';
 import { KEPT_STATE, type HostState, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS, parameter, type LaunchOptionSpec } from './launchOptions';
+import type { Plan } from './planUpdate';
 import { ACTION_PREFIX, actionEnvelope, createActionOf, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
 
 /*
@@ -30,26 +32,39 @@ const actionOf = (name: KeptName, value: unknown, member: string | undefined, ma
  * The changes that bring a live embed from `before` to `after` for kept option `name`: one per
  * changed or added member of a keyed option, and the members removed (no action clears a
  * filter: the caller reloads). An `after` of `undefined` keeps what the embed has.
- * @throws {EmbedError} `invalid-action` when a value does not fit its action.
+ * @param make builds each action: validated and copied (a change the host asks for), or as is (replayed at `ready`)
+ * @throws {EmbedError} `invalid-action` when a value does not fit its action (with `createActionOf`).
  */
-export function keptChanges(name: KeptName, before: unknown, after: unknown): { changes: KeptChange[]; removed: string[] } {
+export function keptChanges(
+  name: KeptName,
+  before: unknown,
+  after: unknown,
+  make: Make = createActionOf,
+): { changes: KeptChange[]; removed: string[] } {
   const changes: KeptChange[] = [];
   const removed: string[] = [];
+  const change = (value: unknown, member?: string) => changes.push({ name, value, member, message: actionOf(name, value, member, make) });
   if (!keyed(name)) {
-    if (after !== undefined) changes.push({ name, value: after, message: actionOf(name, after, undefined, createActionOf) });
+    if (after !== undefined && !same(before, after)) change(after);
   } else {
     const old = (before ?? {}) as Record<string, unknown>;
     const now = (after ?? {}) as Record<string, unknown>;
     for (const member in old) if (!(member in now)) removed.push(member);
-    for (const member in now)
-      if (!same(old[member], now[member]))
-        changes.push({ name, value: now[member], member, message: actionOf(name, now[member], member, createActionOf) });
+    for (const member in now) if (!same(old[member], now[member])) change(now[member], member);
   }
   return { changes, removed };
 }
 
-/** The kept state of one embed and the actions that wait for `ready`. */
-export function createHostState() {
+// The changes from one kept state to another, in the table's order.
+const diff = (from: HostState, to: HostState, make?: Make): KeptChange[] =>
+  (Object.keys(KEPT_STATE) as KeptName[]).flatMap((name) => keptChanges(name, from[name], to[name], make).changes);
+
+/**
+ * The kept state of one embed and the actions that wait for `ready`.
+ * @param options the embed's first options: their kept state is the first host state (validated as actions, kept for every load)
+ * @throws {EmbedError} `invalid-action` when a kept option does not fit its action
+ */
+export function createHostState(options: HostState) {
   const state: HostState = {};
   let pending: ActionMessage[] = [];
   // The kept values the current frame's URL carried: sent again at `ready` only when changed since.
@@ -62,12 +77,18 @@ export function createHostState() {
   };
   const keep = (name: KeptName, value: unknown, member?: string) =>
     ((state as Record<string, unknown>)[name] = member === undefined ? value : { ...state[name as 'filters'], [member]: value });
+  diff({}, options).forEach(({ name, value, member }) => keep(name, value, member));
   return {
     state,
     keep,
-    /** Forgets members of a keyed option. */
-    forget: (name: KeptName, members: string[]) =>
-      members.length && keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member)))),
+    /** Keeps what an update changes: the values set, the members removed forgotten, and for another dashboard or app the new `path` (the place in the old one is forgotten). */
+    apply({ does, changes, removed }: Plan, path: string | undefined) {
+      // (RETARGET's own bit; it holds RELOAD's too.)
+      if ((does & RETARGET) == RETARGET) keep('path', path);
+      for (const [name, members] of removed)
+        keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member))));
+      for (const { name, value, member } of changes) keep(name, value, member);
+    },
     /** Keeps what an action sets, if it sets kept state. @returns whether it did (then it is replayed at `ready`, not queued). */
     record(message: ActionMessage): boolean {
       const name = byAction.get(message.type);
@@ -91,15 +112,7 @@ export function createHostState() {
     url: () => (applied = inUrl()),
     /** At `ready`: the actions that bring the frame to the kept state, then those held, in order. Empties the queue. */
     drain(): ActionMessage[] {
-      const out: ActionMessage[] = [];
-      for (const name of Object.keys(KEPT_STATE) as KeptName[]) {
-        const value = state[name] as Record<string, unknown> | undefined;
-        const had = applied[name] as Record<string, unknown> | undefined;
-        if (keyed(name)) {
-          for (const member in value)
-            if (!same(value[member], had?.[member])) out.push(actionOf(name, value[member], member, actionEnvelope as Make));
-        } else if (value !== undefined && !same(value, had)) out.push(actionOf(name, value, undefined, actionEnvelope as Make));
-      }
+      const out = diff(applied, state, actionEnvelope as Make).map(({ message }) => message);
       applied = inUrl();
       return out.concat(pending.splice(0));
     },

@@ -72,7 +72,6 @@ const refuseOpaqueOrigin = () => {
  * @param place the embed's current tenant origin and container
  * @param carried the kept launch options the next URL carries
  * @param receive routes the new frame's messages
- * @param lost the current frame was put back in the document by someone else: its document is gone
  */
 export function createLoadAttempt(
   surface: Surface,
@@ -83,7 +82,6 @@ export function createLoadAttempt(
   { later, generation }: Scope,
   receive: Receiver,
   fail: Fail,
-  lost: () => void,
   log: (...args: unknown[]) => void,
 ) {
   let frame: Frame | null = null;
@@ -116,7 +114,7 @@ export function createLoadAttempt(
         const [origin, container] = place();
         const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
         watchPolicy(origin, later, fail);
-        const mounted: Frame = (frame = mountFrame(container, url, options(), surface, receive, () => frame == mounted && lost()));
+        frame = mountFrame(container, url, options(), surface, receive);
         log('mount', redactSession(url));
         watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin, later, fail);
       } catch (e) {

@@ -37,9 +37,11 @@ export const configureParking = (next: Partial<ParkingLimits>): void => {
   evict();
 };
 
-/** What the lot needs of a parked embed. */
+/** What the lot needs of a parked embed (its handle). */
 interface Parkable {
   readonly surface: string;
+  readonly iframe: HTMLIFrameElement | null;
+  getState(): { status: string };
   update(options: object): void;
   destroy(): void;
 }
@@ -106,8 +108,11 @@ export interface Keeper {
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
   stow(): void;
   /**
-   * Moves the embed out of a container a framework may hide and move: where the browser keeps a
-   * frame's document through a move (`moveBefore`), into a slot of the lot, for its next container.
+   * Where the browser keeps a moved frame's document: moves the embed's frame (or where a frame
+   * still to come mounts) into the lot now, before a framework removes its container (`park`
+   * follows with a keep-alive name) or hides and moves it (React reorders the `<Activity>` routes
+   * Next.js keeps: a frame left inside would load again); else nothing. Changes no state, so an
+   * unmount a mount undoes in the same task changes nothing.
    */
   aside(): void;
 }
@@ -148,10 +153,6 @@ export interface Kept {
   container(): HTMLElement;
   /** Moves the embed's place (its `container` option and where a frame mounts), with other options changed. */
   place(box: HTMLElement, options?: Record<string, unknown>): void;
-  /** The current iframe, if one is mounted. */
-  iframe(): HTMLIFrameElement | undefined;
-  /** Whether the embed has not started loading. */
-  idle(): boolean;
   /** Ends the current load and drops its frame: loaded again where it is shown next. */
   cold(): void;
 }
@@ -168,19 +169,20 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   let parkedAs: string | undefined;
   const stow = (place?: HTMLElement) => {
     if (stowedIn) return;
-    const iframe = embed.iframe();
+    const { iframe } = embed.handle;
     const { width, height } = embed.container().getBoundingClientRect();
     embed.place((stowedIn = place ?? slot(width, height)));
     // (A frame a framework has already taken out of the document has lost its document: cold.)
     if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || embed.idle() || !canMove()) embed.cold();
+    else if (iframe || embed.handle.getState().status == 'idle' || !canMove()) embed.cold();
   };
   return {
     stow,
-    // (Without moveBefore, or idle, it stays: a frame out of the document reloads anyway, and
-    // an idle embed has none. A frame already out of the document has lost its document.)
+    // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
+    // frame already out of the document: it has lost its document.)
     aside() {
-      if (canMove() && !embed.idle() && embed.iframe()?.isConnected != false) stow();
+      const { iframe } = embed.handle;
+      if (canMove() && embed.handle.getState().status != 'idle' && iframe?.isConnected != false) stow();
     },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());

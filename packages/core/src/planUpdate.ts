@@ -1,14 +1,4 @@
-import {
-  EMBED_OPTIONS,
-  MOVE,
-  PRESENT,
-  RELOAD,
-  RETARGET,
-  SWAP,
-  type AnyOptions,
-  type ChangeKind,
-  type EmbedOptionSpec,
-} from './embedOptions';
+import { EMBED_OPTIONS, RELOAD, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
 import { keptChanges, type KeptChange } from './hostState';
 import { KEPT_STATE, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS } from './launchOptions';
@@ -24,17 +14,16 @@ import { same } from './protocol';
 
 /** What an update does, decided before anything changes. */
 export interface Plan {
-  /** A new iframe with a fresh session. */
-  reload: boolean;
-  /** Another dashboard or app: the viewer's place in the old one is forgotten. */
-  retarget: boolean;
-  /** The current iframe's title, class or style changed. */
-  restyle: boolean;
-  /** The container changed: the iframe moves there. */
-  move: boolean;
+  /**
+   * What its options' changes mean, ORed (embedOptions.ts): `RELOAD`, a new iframe with a fresh
+   * session; `RETARGET`, also the viewer's place in the old dashboard or app is forgotten;
+   * `PRESENT`, the current iframe's title, class or style changed; `MOVE`, the container
+   * changed, the iframe moves there.
+   */
+  does: number;
   /** The kept values to set, each with its (validated) action. */
   changes: KeptChange[];
-  /** The members of keyed kept options that were removed. */
+  /** The members of keyed kept options that were removed (a reload). */
   removed: [KeptName, string[]][];
 }
 
@@ -50,7 +39,7 @@ const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
  * @throws {EmbedError} `invalid-action` when a kept value does not fit its action
  */
 export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterable<string>, idle: boolean): Plan {
-  const plan: Plan = { reload: false, retarget: false, restyle: false, move: false, changes: [], removed: [] };
+  const plan: Plan = { does: SWAP, changes: [], removed: [] };
   for (const name of names) {
     if (same(before[name], after[name])) continue;
     if (Object.hasOwn(KEPT_STATE, name)) {
@@ -58,15 +47,9 @@ export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterabl
       plan.changes.push(...changes);
       if (removed[0]) {
         plan.removed.push([name as KeptName, removed]);
-        plan.reload = true;
+        plan.does |= RELOAD;
       }
-      continue;
-    }
-    const change = changeOf(name, after[name], idle);
-    if (change == RETARGET) plan.retarget = plan.reload = true;
-    else if (change == RELOAD) plan.reload = true;
-    else if (change == PRESENT) plan.restyle = true;
-    else if (change == MOVE) plan.move = true;
+    } else plan.does |= changeOf(name, after[name], idle);
   }
   return plan;
 }

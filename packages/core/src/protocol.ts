@@ -100,8 +100,7 @@ export const kebabCase = <S extends string>(name: S): KebabCase<S> => name.repla
 /** The handler option of an event: `dashboard-loaded` → `onDashboardLoaded`. */
 export type EventPropName<K extends EventName = EventName> = `on${Capitalize<CamelCase<K>>}`;
 /** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
-export const eventProp = <K extends EventName>(name: K): EventPropName<K> =>
-  ('on' + name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())) as EventPropName<K>;
+export const eventProp = <K extends EventName>(name: K): EventPropName<K> => ('on' + camelCase('-' + name)) as EventPropName<K>;
 
 /** Payload of `ready`. */
 export type ReadyPayload = EventMap['ready'];

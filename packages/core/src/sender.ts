@@ -1,4 +1,5 @@
 import type { createHostState } from './hostState';
+import type { createStatus } from './status';
 import type { ActionMessage } from './protocol';
 
 /*
@@ -9,12 +10,12 @@ import type { ActionMessage } from './protocol';
 
 /**
  * Creates the sender of one embed.
- * @param ready whether the embed is ready
+ * @param status the embed's status (actions go out once it is ready)
  * @param target the current frame's window and the tenant origin
  */
 export function createSender(
   host: ReturnType<typeof createHostState>,
-  ready: () => boolean,
+  status: ReturnType<typeof createStatus>,
   target: () => [Window, string],
   log: (...args: unknown[]) => void,
 ) {
@@ -27,6 +28,7 @@ export function createSender(
   return {
     post,
     /** Sends a validated action now, or keeps or holds it until `ready`; `kept` when it already set kept state. */
-    dispatch: (message: ActionMessage, kept = host.record(message)) => (ready() ? post(message) : kept || host.push(message)),
+    dispatch: (message: ActionMessage, kept = host.record(message)) =>
+      status.get().status == 'ready' ? post(message) : kept || host.push(message),
   };
 }

@@ -29,7 +29,7 @@ const failure = (message: string, renew?: boolean, wait?: number, cause?: unknow
 
 // Why a failure a fresh session would cure is not retried with a session id string.
 export const renewHint = (options: AnyOptions): string =>
-  typeof options.session == 'function' ? '' : __DEV__ ? '; a session id string cannot be renewed: pass session as a function' : '';
+  __DEV__ && typeof options.session != 'function' ? '; a session id string cannot be renewed: pass session as a function' : '';
 
 // One gate per route (its URL; the function itself when it returns no Response) that answered
 // "wait": the calls that follow it run one after another, none before `until`.
@@ -53,11 +53,12 @@ const retryAfter = (header: string | null) => {
 // A Response from the session function: its `{ sessionId }` when 2xx, else a failure named by its status.
 const readResponse = async (response: Response, key: unknown): Promise<unknown> => {
   const { status } = response;
-  const routeName = `the session route${response.url && ' ' + response.url}`;
+  // (Development words only: a production build holds no text of them.)
+  const routeName = () => `the session route${response.url && ' ' + response.url}`;
   if (response.ok)
     return response.json().catch((e: unknown) => {
       throw failure(
-        __DEV__ ? `${routeName} answered HTTP ${status} without JSON: answer { "sessionId": "..." }` : 'session JSON',
+        __DEV__ ? `${routeName()} answered HTTP ${status} without JSON: answer { "sessionId": "..." }` : 'session JSON',
         false,
         0,
         e,
@@ -78,7 +79,7 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
   );
   let why = `session HTTP ${status}`;
   if (__DEV__) {
-    why = `${routeName} answered HTTP ${status}: `;
+    why = `${routeName()} answered HTTP ${status}: `;
     if (status == 429) why += 'rate limited, tried again when it said';
     else if (renew) why += 'it could not mint a session (see its logs; the platform may be down), tried again';
     else

@@ -115,15 +115,23 @@ export function fakeEvent(source: unknown, origin: string, data: unknown) {
 /**
  * Gives jsdom a `moveBefore` (it has none) for the duration of a test; returns the moves and a
  * way to take it away. jsdom gives a moved iframe a new window, where a real move keeps the
- * document: tests post from the window the frame had, which the SDK still routes.
+ * document: the moved iframe's `contentWindow` stays the window it had (which the SDK still
+ * routes; tests post from it). Like the browser's, it throws for a move between a document and a
+ * detached tree.
  */
 export function withMoveBefore(): { moves: [Element, Node][]; restore(): void } {
   const moves: [Element, Node][] = [];
   Object.defineProperty(Element.prototype, 'moveBefore', {
     configurable: true,
     value(this: Element, node: Node, child: Node | null) {
+      // As the browser's: only within one tree (a move into a detached element throws).
+      if (this.getRootNode() != node.getRootNode()) throw new DOMException('moveBefore across trees', 'HierarchyRequestError');
       moves.push([this, node]);
+      // jsdom gives a moved iframe a new window: the one it had stays, as the browser keeps it.
+      const frames = node instanceof HTMLIFrameElement ? [node] : node instanceof Element ? [...node.querySelectorAll('iframe')] : [];
+      const windows = frames.map((frame) => frame.contentWindow);
       this.insertBefore(node, child);
+      frames.forEach((frame, i) => Object.defineProperty(frame, 'contentWindow', { configurable: true, value: windows[i] }));
     },
   });
   return { moves, restore: () => void delete (Element.prototype as { moveBefore?: unknown }).moveBefore };

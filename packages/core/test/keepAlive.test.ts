@@ -101,7 +101,8 @@ describe('hidden is not gone (no option needed)', () => {
 
   // What React does to a route Next.js keeps, in one commit: the effects cleaned up, the route
   // hidden, and (every other navigation, as the kept routes are reordered) its DOM moved, which
-  // reloads a frame inside (jsdom gives it a new window; Chromium loads its URL again).
+  // reloads a frame inside (jsdom gives it a new window; Chromium loads its URL again, with its
+  // spent session).
   const hideAndMove = (b: EmbedBinding, route: HTMLElement) => {
     b.unmount();
     route.style.display = 'none';
@@ -166,7 +167,7 @@ describe('hidden is not gone (no option needed)', () => {
     expect(moves).toEqual([[container, iframe]]);
   });
 
-  test('without moveBefore a frame stays in its hidden container: moved there, the browser reloads it, and the embed loads again (see the next test)', async () => {
+  test('without moveBefore the frame stays in its hidden container; moved there, the browser loads it again in a new window, and shown again it loads with a fresh session and the kept state', async () => {
     const session = mintSessions();
     const b = binding();
     const route = box('route');
@@ -175,43 +176,24 @@ describe('hidden is not gone (no option needed)', () => {
     await flush();
     const iframe = h.iframe!;
     ready(h);
+    h.setColorScheme('dark');
     hideAndMove(b, route);
     await flush();
     expect(container.contains(iframe)).toBe(true);
     expect(h.getState().status).toBe('ready');
+    route.style.display = '';
+    expect(b.mount(container, options({ session }))).toBe(h);
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect([...container.querySelectorAll('iframe')]).toEqual([h.iframe]);
+    const post = spyPost(h.iframe!.contentWindow!);
+    ready(h);
+    expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+    hideAndMove(b, route);
+    await flush();
     route.remove();
     await tick();
     expect(h.getState().status).toBe('destroyed');
-  });
-
-  test('a frame put back in the document by someone else (a move without moveBefore) loads again with a fresh session and the kept state, instead of going deaf', async () => {
-    const session = mintSessions();
-    const h = embedDashboard({ container: box('c'), baseUrl: BASE, publicId: 'sales', session });
-    handles.push(h);
-    await flush();
-    const first = h.iframe!;
-    ready(h);
-    h.setColorScheme('dark');
-    deliver(envelope('navigate', { path: '/d/sales/q3' }), first.contentWindow);
-    // The host moves the container (appendChild): the browser gives the frame a new window, which
-    // loads the URL again (its spent session) and fires load.
-    document.body.prepend(document.getElementById('c')!);
-    first.dispatchEvent(new Event('load'));
-    expect(h.getState().status).toBe('loading');
-    await flush();
-    expect(session).toHaveBeenCalledTimes(2);
-    expect(first.isConnected).toBe(false);
-    const post = spyPost(h.iframe!.contentWindow!);
-    ready(h);
-    expect(h.getState().status).toBe('ready');
-    expect(post.mock.calls.map(([m]) => (m as { type: string }).type)).toEqual([
-      'platform:action:set-color-scheme',
-      'platform:action:navigate',
-    ]);
-    // A load in the window the frame had (the embed's own navigation) is not a loss.
-    h.iframe!.dispatchEvent(new Event('load'));
-    expect(h.getState().status).toBe('ready');
-    expect(session).toHaveBeenCalledTimes(2);
   });
 
   test('a visible container: an unmount destroys (no option, no keeping)', async () => {
@@ -222,6 +204,83 @@ describe('hidden is not gone (no option needed)', () => {
     await flush();
     expect(h.getState().status).toBe('destroyed');
   });
+});
+
+describe('moved in the DOM, or detached by the framework', () => {
+  // What the element does when moved with appendChild: unmount and mount again in one task. The
+  // browser gives the iframe a new window, which loads the URL again with the spent session.
+  test('a container moved without moveBefore (unmount and mount in one task): the same handle loads again with a fresh session, never an error', async () => {
+    const session = mintSessions();
+    const b = binding();
+    const container = box('a');
+    const h = b.mount(container, options({ session }));
+    await flush();
+    const win = h.iframe!.contentWindow!;
+    ready(h, win);
+    const states: string[] = [];
+    h.subscribe(() => states.push(h.getState().status));
+    box('b').append(container);
+    expect(h.iframe!.contentWindow === win).toBe(false); // (jsdom, as the browser: a new window)
+    b.unmount();
+    expect(b.mount(container, options({ session }))).toBe(h);
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(new URL(h.iframe!.src).searchParams.get('session')).toBe(session.id(2));
+    expect(container.querySelectorAll('iframe')).toHaveLength(1);
+    expect(states).toEqual(['loading']);
+  });
+
+  test('moved with moveBefore: the same iframe and window, no session', async () => {
+    withMoveBefore();
+    const session = mintSessions();
+    const b = binding();
+    const container = box('a');
+    const h = b.mount(container, options({ session }));
+    await flush();
+    const iframe = h.iframe!;
+    ready(h);
+    (box('b') as unknown as { moveBefore(node: Node, child: Node | null): void }).moveBefore(container, null);
+    b.unmount();
+    b.mount(container, options({ session }));
+    await flush();
+    expect(h.iframe).toBe(iframe);
+    expect(h.getState().status).toBe('ready');
+    expect(session).toHaveBeenCalledTimes(1);
+  });
+
+  // Vue's <KeepAlive> renders a deactivated component again when its props change, while its
+  // container is out of the document (after detach()).
+  test.each([true, false])(
+    'detached, then mounted into its container out of the document: the options apply where the embed is, nothing moves or loads there (moveBefore: %s)',
+    async (moves) => {
+      if (moves) withMoveBefore();
+      const session = mintSessions();
+      const b = binding();
+      const container = box('a');
+      const h = b.mount(container, options({ session }));
+      await flush();
+      const iframe = h.iframe!;
+      const win = iframe.contentWindow!;
+      ready(h, win);
+      b.detach();
+      const storage = document.createElement('div');
+      storage.append(container);
+      const post = spyPost(win).mockImplementation(() => {});
+      expect(() => b.mount(container, options({ session, colorScheme: 'dark' }))).not.toThrow();
+      await flush();
+      expect(container.querySelector('iframe')).toBeNull();
+      expect(h.getState().status).toBe(moves ? 'ready' : 'idle');
+      expect(session).toHaveBeenCalledTimes(1);
+      if (moves) expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+      // Activated: back in the document, the embed comes back into it.
+      document.body.append(container);
+      b.mount(container, options({ session, colorScheme: 'dark' }));
+      await flush();
+      expect(container.querySelectorAll('iframe')).toHaveLength(1);
+      expect(session).toHaveBeenCalledTimes(moves ? 1 : 2);
+      if (moves) expect(h.iframe).toBe(iframe);
+    },
+  );
 });
 
 describe('keepAlive: parked when its component goes, adopted by the next with its name', () => {
@@ -297,6 +356,86 @@ describe('keepAlive: parked when its component goes, adopted by the next with it
     expect(session).toHaveBeenCalledTimes(1);
     expect(parkedCount()).toBe(0);
     expect(container.contains(h.iframe)).toBe(true);
+  });
+
+  // (React runs a component's layout effect cleanup and effect again on every commit: an unmount a
+  // mount undoes in the same task must change nothing, or the change renders again, and so on.
+  // Found in Chromium: a page without moveBefore looped with "Maximum update depth exceeded".)
+  test('without moveBefore, an unmount undone in the same task (StrictMode, every re-render): the same frame, no session, no state change', async () => {
+    const session = mintSessions();
+    const b = binding();
+    const container = box('c');
+    const h = b.mount(container, options({ session, keepAlive: true }));
+    await flush();
+    const iframe = h.iframe!;
+    ready(h);
+    const changes = vi.fn();
+    h.subscribe(changes);
+    for (let render = 0; render < 3; render++) {
+      b.unmount();
+      expect(b.mount(container, options({ session, keepAlive: true }))).toBe(h);
+      await flush();
+    }
+    expect(changes).not.toHaveBeenCalled();
+    expect(h.iframe).toBe(iframe);
+    expect(container.contains(iframe)).toBe(true);
+    expect(h.getState().status).toBe('ready');
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(parkedCount()).toBe(0);
+  });
+
+  test('a lazy embed not yet seen, unmounted and mounted in the same task: no state change (with moveBefore too)', async () => {
+    withMoveBefore();
+    // Never in view: the embed waits, idle.
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    try {
+      const session = mintSessions();
+      const b = binding();
+      const container = box('c');
+      const h = b.mount(container, options({ session, keepAlive: true, loading: 'lazy' }));
+      await flush();
+      expect(h.getState().status).toBe('idle');
+      const changes = vi.fn();
+      h.subscribe(changes);
+      b.unmount();
+      b.mount(container, options({ session, keepAlive: true, loading: 'lazy' }));
+      await flush();
+      expect(changes).not.toHaveBeenCalled();
+      expect(parkedCount()).toBe(0);
+      // Really unmounted: parked (cold, as a lazy embed not yet seen is).
+      b.unmount();
+      container.remove();
+      await flush();
+      expect(parkedCount()).toBe(1);
+      expect(session).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  test('a component that let its embed be parked hears no more of it (nor does the handle keep it)', async () => {
+    withMoveBefore();
+    const session = mintSessions();
+    const first = binding();
+    const h = first.mount(box('a'), options({ session, keepAlive: true }));
+    await flush();
+    // (jsdom gives a moved frame a new window: the embed's is the one it had.)
+    const win = h.iframe!.contentWindow;
+    const heard = vi.fn();
+    first.subscribe(heard);
+    first.unmount();
+    await flush();
+    expect(first.getState().status).toBe('idle');
+    binding().mount(box('b'), options({ session, keepAlive: true }));
+    ready(h, win);
+    expect(h.getState().status).toBe('ready');
+    expect(heard).not.toHaveBeenCalled();
   });
 
   test('embed*() adopts too; another name or surface does not', async () => {

@@ -10,6 +10,7 @@ import {
   type EmbedState,
   type PlatformEvent,
 } from '../src/index';
+import { withMoveBefore } from '../../core/test/helpers';
 
 const TENANT = 'https://tenant.example';
 const READY = { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' };
@@ -349,20 +350,47 @@ describe('reloads and cleanup', () => {
     expect(listenerCount()).toBe(1);
   });
 
-  test('a move in the DOM does not remount', async () => {
-    const session = vi.fn(async () => 'only-once');
+  // The browser gives an iframe moved in the DOM a new window, which loads its URL again: with
+  // the spent session, which the platform refuses. (jsdom gives it a new window too.)
+  test('a move in the DOM keeps the embed (the same handle); its frame, loaded again by the browser, loads again with a fresh session', async () => {
+    let minted = 0;
+    const session = vi.fn(async () => `moved-${++minted}`);
     document.body.innerHTML = `<div id="a"><platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard></div><div id="b"></div>`;
     const el = document.querySelector('platform-dashboard')!;
     el.session = session;
     await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    fromFrame(el, 'ready', READY);
     const handle = el.handle;
-    const iframe = el.handle!.iframe;
+    const states: string[] = [];
+    el.addEventListener('platform-statechange', (e) => states.push(e.detail.status));
     document.getElementById('b')!.append(el);
-    await tick();
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?session=moved-2`));
     expect(el.handle).toBe(handle);
-    expect(el.querySelector('iframe')).toBe(iframe);
-    expect(handle!.getState().status).toBe('loading');
-    expect(session).toHaveBeenCalledOnce();
+    expect(el.querySelectorAll('iframe')).toHaveLength(1);
+    expect(states).toEqual(['loading']);
+    expect(session).toHaveBeenCalledTimes(2);
+  });
+
+  test('moved with moveBefore: the same iframe and document, no session (connectedMoveCallback)', async () => {
+    const moveBefore = withMoveBefore();
+    try {
+      const session = vi.fn(async () => 'moved-once');
+      document.body.innerHTML = `<div id="a"><platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard></div><div id="b"></div>`;
+      const el = document.querySelector('platform-dashboard')!;
+      el.session = session;
+      await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+      fromFrame(el, 'ready', READY);
+      const iframe = el.handle!.iframe;
+      const handle = el.handle;
+      (document.getElementById('b') as unknown as { moveBefore(node: Node, child: Node | null): void }).moveBefore(el, null);
+      await tick();
+      expect(el.handle).toBe(handle);
+      expect(el.querySelector('iframe')).toBe(iframe);
+      expect(handle!.getState().status).toBe('ready');
+      expect(session).toHaveBeenCalledOnce();
+    } finally {
+      moveBefore.restore();
+    }
   });
 
   test('reload() without a mount rejects with what is missing', async () => {

@@ -80,7 +80,7 @@ const OVER: CSSProperties = { position: 'absolute', inset: 0 };
  *   ref={dashboard}
  *   baseUrl="https://acme.platform.example"
  *   publicId="sales-overview"
- *   session={() => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json())}
+ *   session={() => fetch('/api/embed-session', { method: 'POST' })}
  *   colorScheme={dark ? 'dark' : 'light'}
  *   allowExport
  *   onDrilldown={({ member, value }) => console.log(member, value)}

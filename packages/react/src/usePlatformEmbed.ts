@@ -45,7 +45,7 @@ const useMountEffect = typeof document == 'undefined' ? useEffect : useLayoutEff
  *     surface: 'dashboard',
  *     baseUrl: 'https://acme.platform.example',
  *     publicId: 'sales-overview',
- *     session: () => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json()),
+ *     session: () => fetch('/api/embed-session', { method: 'POST' }),
  *     colorScheme: dark ? 'dark' : 'light', // an action on change, no reload
  *     onDrilldown: ({ member }) => console.log(member),
  *   });

@@ -94,12 +94,18 @@ export type PlatformEmbedComponent<S extends Surface> = new (
  */
 const DECLARED = /* @__PURE__ */ bindingOptions().filter(({ name }) => name != 'className' && name != 'style');
 export const OPTIONS = /* @__PURE__ */ DECLARED.map(({ name }) => name) as Exclude<BindingOptionName, 'className' | 'style'>[];
-// Flags are cast as booleans (`<PlatformDashboard allow-export debug />`), as the tables declare
-// them, but stay undefined when absent: an absent `show-dashboard-header` must not become `false`.
+// Flags are cast as booleans (`<PlatformDashboard allow-export debug keep-alive />`), as the tables
+// declare them, but stay undefined when absent: an absent `show-dashboard-header` must not become
+// `false`. A flag that may be a name (`keep-alive="sales"`) is a string otherwise.
 const PROPS = /* @__PURE__ */ Object.fromEntries(
   DECLARED.map(({ name, attribute, check }) => [
     name,
-    attribute == 'flag' ? { type: check?.includes('function') ? [Boolean, Function] : Boolean, default: undefined } : null,
+    attribute == 'flag' || attribute == 'flagOrName'
+      ? {
+          type: attribute == 'flagOrName' ? [Boolean, String] : check?.includes('function') ? [Boolean, Function] : Boolean,
+          default: undefined,
+        }
+      : null,
   ]),
 );
 

@@ -64,7 +64,7 @@ export type EventDispatch = (name: string, ...args: unknown[]) => void;
  *   baseUrl: 'https://acme.platform.example',
  *   publicId: props.publicId,
  *   colorScheme: props.dark ? 'dark' : 'light', // an action on change, no reload
- *   session: () => fetch('/api/embed-session', { method: 'POST' }).then((r) => r.json()),
+ *   session: () => fetch('/api/embed-session', { method: 'POST' }),
  *   onDrilldown: ({ member }) => console.log(member),
  * }));
  * ```

@@ -1,7 +1,7 @@
 import { KeepAlive, defineComponent, h, nextTick, ref, type Ref } from 'vue';
-import { mount } from '@vue/test-utils';
+import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, expect, test, vi } from 'vitest';
-import { listenerCount, type EmbedHandle } from '@platform-embed/core';
+import { configureParking, listenerCount, parkedCount, type EmbedHandle } from '@platform-embed/core';
 import { PlatformDashboard } from '../src/index';
 import { BASE, emit, iframes, mintSessions, payload, settle, withMoveBefore } from '../../core/test/helpers';
 
@@ -14,9 +14,15 @@ import { BASE, emit, iframes, mintSessions, payload, settle, withMoveBefore } fr
  */
 
 let restore: (() => void) | undefined;
+// Every app mounted: a test that failed before its unmount leaves nothing to the next one.
+const mounted: VueWrapper[] = [];
 afterEach(async () => {
+  for (const wrapper of mounted.splice(0)) if (wrapper.vm.$.isMounted && !wrapper.vm.$.isUnmounted) wrapper.unmount();
   restore?.();
   restore = undefined;
+  // (What a failed test left parked goes, so that the next test starts with an empty lot.)
+  configureParking({ max: 0 });
+  configureParking({ max: 3 });
   document.body.innerHTML = '';
   await settle();
   expect(listenerCount()).toBe(0);
@@ -32,6 +38,7 @@ function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'setti
   const wrapper = mount(defineComponent({ setup: () => () => h(KeepAlive, null, [tab.value == 'sales' ? h(Sales) : h(Other)]) }), {
     attachTo: document.body,
   });
+  mounted.push(wrapper);
   return { wrapper, handle: () => embed.value?.embed };
 }
 
@@ -86,4 +93,41 @@ test('without moveBefore: the same handle loads again with a fresh session (neve
   emit(iframes()[0]!, 'ready', payload('ready'));
   expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'light' }, { path: '/d/sales/q3' }]);
   wrapper.unmount();
+});
+
+test.each([
+  ['valueless (`<PlatformDashboard keep-alive />`)', ''],
+  ['true', true],
+  ['a name', 'sales-kept'],
+])('the keep-alive prop %s: unmounted, the embed is parked, and the next dashboard with its name adopts it', async (_, keepAlive) => {
+  restore = withMoveBefore().restore;
+  const session = mintSessions();
+  const shown = ref(true);
+  const embed = ref<{ embed: EmbedHandle<'dashboard'> } | null>(null);
+  const wrapper = mount(
+    defineComponent({
+      setup: () => () =>
+        shown.value
+          ? h('section', [h(PlatformDashboard, { ref: embed, keepAlive, baseUrl: BASE, publicId: 'sales', session })])
+          : h('p', 'settings'),
+    }),
+    { attachTo: document.body },
+  );
+  mounted.push(wrapper);
+  await settle();
+  const first = embed.value!.embed;
+  const iframe = iframes()[0]!;
+  shown.value = false;
+  await nextTick();
+  await settle();
+  expect(parkedCount()).toBe(1);
+  expect(iframe.isConnected).toBe(true);
+  shown.value = true;
+  await nextTick();
+  await settle();
+  expect(embed.value!.embed).toBe(first);
+  expect(iframes()).toEqual([iframe]);
+  expect(session).toHaveBeenCalledTimes(1);
+  wrapper.unmount();
+  first.destroy();
 });
