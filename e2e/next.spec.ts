@@ -2,7 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { createServer } from 'node:net';
 import { buildIfStale, startNextHost, type RunningNextHost } from '../examples/next/server.mjs';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
-import { embedFrame, mark, markOf, navigate, watchEmbedLoads } from './support/nextRoutes';
+import { embedFrame, mark, markOf, navigate, watchEmbedLoads, watchRenders } from './support/nextRoutes';
 
 // The Next.js App Router host (examples/next) as in production: `next build` (here only when the
 // build is missing or older than its sources; `pnpm e2e` builds the examples first), then
@@ -233,17 +233,6 @@ test("a failed server-side mint (the platform down): the page renders, no React 
 // other one moves the DOM of the route it hides. The embed must come through as it was: the same
 // frame document, its session, the viewer's place in it and the host's state, ready at once.
 
-/** The page's RSC fetches of the dashboard route (a render on the server), prefetches aside. */
-function watchDashboardRenders(page: Page): string[] {
-  const renders: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.origin === host.origin && url.pathname === '/' && url.searchParams.has('_rsc') && !request.headers()['next-router-prefetch'])
-      renders.push(url.href);
-  });
-  return renders;
-}
-
 const toSettings = (page: Page) => navigate(page, '/settings', '[data-testid=settings]');
 const toDashboard = (page: Page) => navigate(page, '/', '#embed iframe', '[data-testid=status]');
 
@@ -252,7 +241,7 @@ test('dashboard → settings → dashboard 3 times: one session, one iframe and 
 }) => {
   const actions = watchActions(page);
   const loads = watchEmbedLoads(page, platform.origin);
-  const renders = watchDashboardRenders(page);
+  const renders = watchRenders(page, host.origin, '/');
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const { frame } = await open(page);

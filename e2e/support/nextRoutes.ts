@@ -15,6 +15,20 @@ export function watchEmbedLoads(page: Page, platformOrigin: string): string[] {
   return loads;
 }
 
+/**
+ * The page's requests for a render of `pathname` on the server (its RSC payload fetched by a
+ * navigation), prefetches aside: each one runs the page's server components again.
+ */
+export function watchRenders(page: Page, origin: string, pathname: string): string[] {
+  const renders: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const rsc = request.headers()['rsc'] === '1' || url.searchParams.has('_rsc');
+    if (url.origin === origin && url.pathname === pathname && rsc && !request.headers()['next-router-prefetch']) renders.push(url.href);
+  });
+  return renders;
+}
+
 /** How long a navigation took to show its route, and the embed statuses seen once it showed. */
 export interface Navigation {
   /** From the click to the first animation frame where `shown` is visible. */
