@@ -229,9 +229,10 @@ test("a failed server-side mint (the platform down): the page renders, no React 
 // ---- Leaving the dashboard and coming back ----
 //
 // With cacheComponents Next.js keeps the routes a viewer left rendered, hidden (React's
-// <Activity mode="hidden">), up to 3 per level, and reorders them at each navigation: every
-// other one moves the DOM of the route it hides. The embed must come through as it was: the same
-// frame document, its session, the viewer's place in it and the host's state, ready at once.
+// <Activity mode="hidden">), up to 3 per level, most recently shown first: going to a route it
+// keeps reorders them, and React moves the DOM of the routes hidden (between two routes: each
+// time one is left but the first). The embed must come through as it was: the same frame
+// document, its session, the viewer's place in it and the host's state, ready at once.
 
 const toSettings = (page: Page) => navigate(page, '/settings', '[data-testid=settings]');
 const toDashboard = (page: Page) => navigate(page, '/', '#embed iframe', '[data-testid=status]');

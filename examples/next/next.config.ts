@@ -4,7 +4,6 @@ const config: NextConfig = {
   // What `create-next-app` 16.4 writes: data is dynamic unless cached, and whatever reads the
   // request (the page's session minting) renders inside a <Suspense> boundary.
   cacheComponents: true,
-  partialPrefetching: true,
   // No image optimization, so the build needs no `sharp`.
   images: { unoptimized: true },
   poweredByHeader: false,
