@@ -91,6 +91,10 @@ const angular = (zone: boolean, compatDir?: string): TestProjectInlineConfigurat
   resolve: {
     alias: [
       { find: /^@platform-embed\/angular$/, replacement: here('./packages/angular/dist/fesm2022/platform-embed-angular.mjs') },
+      {
+        find: /^@platform-embed\/angular\/router$/,
+        replacement: here('./packages/angular/dist/fesm2022/platform-embed-angular-router.mjs'),
+      },
       ...workspace,
     ],
   },

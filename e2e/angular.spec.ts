@@ -7,7 +7,9 @@ import { prepareAngularApp, startAngularServer, type AngularBuild, type AngularS
 // support/angularApp.ts) as in production: `ng build`, then its Express server, which renders
 // each request on the server and mints sessions through @platform-embed/server. Its page
 // (e2e/angular/src/app/dashboardPage.ts) embeds the mock platform (localhost) from the host
-// (127.0.0.1): two origins. Once zoneless, once with zone.js.
+// (127.0.0.1): two origins. Once zoneless, once with zone.js. Its keep-alive routes
+// (e2e/angular/src/app/keptPages.ts, the app's RouteReuseStrategy in routeReuse.ts, made to keep
+// its embeds with keepEmbeds(), or not with `?plainRouter`) are left for /settings and entered again.
 
 let platform: MockPlatform;
 
@@ -48,6 +50,43 @@ test.afterEach(({ page }) => {
 });
 
 const embedOf = (page: Page): MockEmbed => mockEmbed(page.frameLocator('platform-embed-dashboard iframe'));
+
+// The keep-alive routes (e2e/angular/src/app/keptPages.ts): a route left for /settings and entered again by its links.
+type Marked = Window & { hostMark?: string };
+type Recorded = Window & { embedStatuses?: string[] };
+/** The dashboard's frame (cross-origin: Playwright evaluates in it all the same). */
+const frameOf = async (page: Page) => (await page.locator('platform-embed-dashboard iframe').elementHandle())!.contentFrame();
+/** Sets a mark on the frame's window: still there, the frame kept its document. */
+const markFrame = async (page: Page) => (await frameOf(page))!.evaluate(() => void ((window as Marked).hostMark = 'first'));
+const frameMark = async (page: Page) => (await frameOf(page))!.evaluate(() => (window as Marked).hostMark ?? null);
+/** The frame documents the page loaded from the mock platform's dashboard page. */
+const countFrameLoads = (page: Page) => {
+  const loads: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document' && request.frame() !== page.mainFrame() && request.url().includes('/embed/dashboard/'))
+      loads.push(request.url());
+  });
+  return loads;
+};
+const leaveFor = async (page: Page, link: string) => {
+  await page.getByRole('link', { name: link }).click();
+  await expect(page.getByRole('heading', { name: link })).toBeVisible();
+};
+/** Leaves the dashboard's route for /settings and enters it again 3 times; the second time the color scheme is changed meanwhile. */
+async function leaveAndEnter(page: Page, route: 'Reused dashboard' | 'Kept dashboard') {
+  const marks: (string | null)[] = [];
+  for (let round = 1; round <= 3; round++) {
+    await leaveFor(page, 'Settings');
+    if (round === 2) await page.getByTestId('dark').click();
+    await leaveFor(page, route);
+    await expect(page.getByTestId('status')).toHaveText('ready');
+    await embedOf(page).ready();
+    marks.push(await frameMark(page));
+  }
+  await expect(embedOf(page).colorScheme).toHaveText('dark');
+  return marks;
+}
+const sessionsOf = (loads: string[]) => loads.map((url) => new URL(url).searchParams.get('session'));
 const iframeSrc = (page: Page) => page.locator('platform-embed-dashboard iframe').getAttribute('src');
 const sessionOf = (src: string | null) => (src ? new URL(src).searchParams.get('session') : null);
 
@@ -156,6 +195,66 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
       await embedOf(page).ready();
       expect(platform.sessions()).toHaveLength(1);
     });
+
+    test('route reuse with keepEmbeds(): a dashboard left and entered again 3 times keeps its frame document and its one session; a colorScheme changed meanwhile is an action', async ({
+      page,
+    }) => {
+      const loads = countFrameLoads(page);
+      await page.goto(`${server.origin}/reused?platform=${encodeURIComponent(platform.origin)}`);
+      await expect(page.getByTestId('status')).toHaveText('ready');
+      await embedOf(page).ready();
+      await markFrame(page);
+      expect(await leaveAndEnter(page, 'Reused dashboard')).toEqual(['first', 'first', 'first']);
+      await expect(embedOf(page).lastAction).toContainText('set-color-scheme');
+      expect(platform.sessions()).toHaveLength(1);
+      expect(loads).toHaveLength(1);
+      expect(await page.evaluate(() => (window as Recorded).embedStatuses)).not.toContain('error');
+    });
+
+    test('keepAlive with keepEmbeds(), its route destroyed when left: parked with its document, adopted with no session', async ({
+      page,
+    }) => {
+      const loads = countFrameLoads(page);
+      await page.goto(`${server.origin}/kept?platform=${encodeURIComponent(platform.origin)}`);
+      await embedOf(page).ready();
+      await markFrame(page);
+      expect(await leaveAndEnter(page, 'Kept dashboard')).toEqual(['first', 'first', 'first']);
+      await expect(embedOf(page).lastAction).toContainText('set-color-scheme');
+      expect(platform.sessions()).toHaveLength(1);
+      expect(loads).toHaveLength(1);
+      expect(await page.evaluate(() => (window as Recorded).embedStatuses)).not.toContain('error');
+    });
+
+    if (build === 'zoneless') {
+      test('keepAlive without keepEmbeds (the router as it is): the view leaves the document before the component is destroyed, so the embed is parked cold: a new frame and a fresh session at each entry, its state replayed', async ({
+        page,
+      }) => {
+        const loads = countFrameLoads(page);
+        await page.goto(`${server.origin}/kept?platform=${encodeURIComponent(platform.origin)}&plainRouter`);
+        await embedOf(page).ready();
+        await markFrame(page);
+        expect(await leaveAndEnter(page, 'Kept dashboard')).toEqual([null, null, null]);
+        const sessions = platform.sessions().map(({ sessionId }) => sessionId);
+        expect(sessions).toHaveLength(4);
+        expect(sessionsOf(loads)).toEqual(sessions); // each frame a fresh session, never a used one again
+        expect(await page.evaluate(() => (window as Recorded).embedStatuses)).not.toContain('error');
+      });
+
+      test('route reuse with keepEmbeds() without moveBefore (Safari): the frame is dropped when the route leaves; back, a new one with a fresh session and the kept state, never an error', async ({
+        page,
+      }) => {
+        await page.addInitScript(() => delete (Element.prototype as { moveBefore?: unknown }).moveBefore);
+        const loads = countFrameLoads(page);
+        await page.goto(`${server.origin}/reused?platform=${encodeURIComponent(platform.origin)}`);
+        await embedOf(page).ready();
+        await markFrame(page);
+        expect(await leaveAndEnter(page, 'Reused dashboard')).toEqual([null, null, null]);
+        const sessions = platform.sessions().map(({ sessionId }) => sessionId);
+        expect(sessions).toHaveLength(4);
+        expect(sessionsOf(loads)).toEqual(sessions);
+        expect(await page.evaluate(() => (window as Recorded).embedStatuses)).not.toContain('error');
+      });
+    }
   });
 }
 

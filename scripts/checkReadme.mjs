@@ -136,6 +136,18 @@ function packageTypes(name) {
   return join(publishDir, manifest.exports?.['.']?.types ?? 'index.d.ts');
 }
 
+/** The secondary entry points of a package published from a folder of its own (`@platform-embed/angular/router`): name → types, from its published manifest. */
+function publishedSubpathTypes(name) {
+  const dir = join(root, 'packages', name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const manifestPath = pkg.publishConfig?.directory && join(dir, pkg.publishConfig.directory, 'package.json');
+  if (!manifestPath || !existsSync(manifestPath)) return [];
+  const { exports = {} } = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  return Object.entries(exports)
+    .filter(([subpath, target]) => subpath.startsWith('./') && target?.types)
+    .map(([subpath, target]) => [`@platform-embed/${name}/${subpath.slice(2)}`, [join(dirname(manifestPath), target.types)]]);
+}
+
 /** Runs ngc over the Angular blocks (generated name → origin) in a folder next to packages/angular's node_modules (its Angular). */
 function runAngular(files) {
   const angularDir = join(root, 'packages/angular');
@@ -153,6 +165,7 @@ function runAngular(files) {
       PACKAGES.flatMap((p) => [
         [`@platform-embed/${p}`, [packageTypes(p)]],
         [`@platform-embed/${p}/*`, [join(root, 'packages', p, 'dist/*.d.mts')]],
+        ...publishedSubpathTypes(p),
       ]),
     );
     const tsconfig = {

@@ -18,6 +18,7 @@ const root = resolve(import.meta.dirname, '..');
 const dist = (pkg) => resolve(root, `packages/${pkg}/dist/index.mjs`);
 // The Angular Package Format build of @platform-embed/angular (see angularBuild).
 const angularDist = resolve(root, 'packages/angular/dist/fesm2022/platform-embed-angular.mjs');
+const angularRouterDist = resolve(root, 'packages/angular/dist/fesm2022/platform-embed-angular-router.mjs');
 const entries = [
   {
     label: 'core: embedDashboard (all it needs, validators included)',
@@ -60,6 +61,14 @@ const entries = [
     file: angularDist,
     code: `export * from '${angularDist}';`,
     external: ['@angular', '@platform-embed/core'],
+    angular: true,
+  },
+  {
+    label: 'angular router: keepEmbeds (beyond the adapter, core and angular)',
+    pkg: 'angular',
+    file: angularRouterDist,
+    code: `export { keepEmbeds } from '${angularRouterDist}';`,
+    external: ['@angular', '@platform-embed/core', '@platform-embed/angular'],
     angular: true,
   },
   { label: 'server client (node/edge)', pkg: 'server', code: `export * from '@platform-embed/server';` },

@@ -8,3 +8,11 @@ import { booleanAttribute } from '@angular/core';
  * @internal
  */
 export const flag = <T>(value: T | string): T | boolean => (typeof value == 'string' ? booleanAttribute(value) : value);
+
+/**
+ * The transform of the inputs that are a flag or a name (`keepAlive`): a static attribute is
+ * read as the custom elements read it (`keepAlive` and `keepAlive="true"` are `true`, `"false"`
+ * is `false`, any other value is the name); a bound value is kept as it is.
+ * @internal
+ */
+export const flagOrName = <T>(value: T | string): T | string | boolean => value === '' || value === 'true' || (value !== 'false' && value);

@@ -11,3 +11,4 @@ export { PlatformEmbedBase } from './generated/base';
 export { PlatformEmbed } from './platformEmbed';
 export { PlatformEmbedError, PlatformEmbedLoading, type PlatformEmbedErrorContext } from './templates';
 export type { PlatformEmbedInputs } from './types';
+export { ɵroutedEmbeds, type ɵRoutedEmbed } from './routedEmbeds';

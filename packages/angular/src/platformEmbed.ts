@@ -2,6 +2,7 @@ import {
   DestroyRef,
   Directive,
   ElementRef,
+  Injector,
   NgZone,
   afterRenderEffect,
   computed,
@@ -26,6 +27,7 @@ import {
   type Surface,
 } from '@platform-embed/core';
 import { PlatformEmbedBase } from './generated/base';
+import { ɵroutedEmbeds, type ɵRoutedEmbed } from './routedEmbeds';
 import { PlatformEmbedError, PlatformEmbedLoading } from './templates';
 
 /**
@@ -52,8 +54,10 @@ export const TEMPLATE =
  * What the surface components share: the mapping of Angular's lifecycle onto the core's
  * controller, and nothing more. The controller is created after the first render in the
  * browser (never on the server), `update()`d with every input whenever one changes (the core
- * decides what a change means: an action, a reload or a swap) and destroyed with the component.
- * It runs outside Angular's zone, where Angular runs every after-render effect (its timers and
+ * decides what a change means: an action, a reload or a swap) and destroyed with the component
+ * (parked with `keepAlive`); with `keepEmbeds()` (`@platform-embed/angular/router`) it moves
+ * aside before the router takes its route's view out of the document, and back when the route
+ * is attached again. It runs outside Angular's zone, where Angular runs every after-render effect (its timers and
  * listeners never keep an app unstable); its events and state changes come back into the zone,
  * so templates update with zone.js as without.
  */
@@ -109,11 +113,28 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase
     for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
       handlers[eventProp(event)] = (payload: unknown) => zone.run(() => outputs[outputName(event)]!.emit(payload));
     this.binding.subscribe(() => zone.run(() => this.current.set(this.binding.getState())));
+    // The router takes a route's view out of the document (which unloads an iframe) before any
+    // hook of its components runs; @platform-embed/angular/router moves the route's embeds aside
+    // first (`away`: their element is out of the document until the route is attached again) and
+    // brings them back after the next render once attached (`back`).
+    let away = false;
+    const back = signal(0);
+    const routed: ɵRoutedEmbed = {
+      injector: inject(Injector),
+      detach: () => ((away = true), this.binding.detach()),
+      attach: () => away && back.set(back() + 1),
+    };
     afterRenderEffect(() => {
       const options: Record<string, unknown> = { ...handlers, surface: this.surface };
       for (const name of names) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
-      untracked(() => this.binding.mount(container, options as EmbedBindingOptions<S>));
+      back();
+      untracked(() => {
+        if (away && !container.isConnected) return;
+        away = false;
+        ɵroutedEmbeds.add(routed);
+        this.binding.mount(container, options as EmbedBindingOptions<S>);
+      });
     });
-    inject(DestroyRef).onDestroy(this.binding.unmount);
+    inject(DestroyRef).onDestroy(() => (ɵroutedEmbeds.delete(routed), this.binding.unmount()));
   }
 }

@@ -57,12 +57,21 @@ describe.each(SURFACES)('<platform-embed-%s>', (surface) => {
     expect(mirror.inputs.map((i) => i.templateName).sort()).toEqual([...new Set(expected)].sort());
   });
 
-  test('the own options read as flags are the tables’ flags (debug), the others are not', () => {
+  test('the own options read as flags are the tables’ flags (debug) and flags or names (keepAlive), the others are not', () => {
     for (const [name, spec] of Object.entries(EMBED_OPTIONS) as [string, { attribute?: string; surfaces?: readonly string[] }][]) {
       if (['container', 'className', 'style'].includes(name) || (spec.surfaces && !spec.surfaces.includes(surface))) continue;
-      expect(readsAsFlag(name), `${name} is read as a flag`).toBe(spec.attribute === 'flag');
+      expect(readsAsFlag(name), `${name} is read as a flag`).toBe(spec.attribute === 'flag' || spec.attribute === 'flagOrName');
     }
     expect(readsAsFlag('debug')).toBe(true);
+  });
+
+  test('keepAlive reads a static attribute as the custom elements do: present or "true" is true, "false" false, another value the name', () => {
+    const read = (value: unknown) => {
+      const fixture = TestBed.createComponent(components[surface]);
+      fixture.componentRef.setInput('keepAlive', value);
+      return (fixture.componentInstance as unknown as Record<string, Signal<unknown>>)['keepAlive']!();
+    };
+    expect(['', 'true', 'false', 'sales', true, false, undefined].map(read)).toEqual([true, true, false, 'sales', true, false, undefined]);
   });
 
   test('one output per event of the catalog, and `event`', () => {

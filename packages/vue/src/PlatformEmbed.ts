@@ -5,7 +5,6 @@ import {
   type ComponentObjectPropsOptions,
   type DefineSetupFnComponent,
   type SlotsType,
-  type TransitionHooks,
   type VNode,
 } from 'vue';
 import {
@@ -113,27 +112,12 @@ const create = <S extends Surface>(surface: S, name: string) =>
   defineComponent(
     (props: Record<string, unknown>, { emit, expose, slots }) => {
       const container = shallowRef<HTMLElement | null>(null);
-      const { state, embed, detach } = usePlatformEmbed(
-        container,
-        () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>,
-        emit,
-      );
+      const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
       const api: Record<string, unknown> = { state, embed };
       // The embed exists from mount (before the parent's `mounted`) until unmount: as long as a template ref does.
       for (const action of ['send', 'reload', 'update', ...Object.keys(ACTION_SCHEMAS).map(camelCase)])
         api[action] = (...args: unknown[]) => (embed.value as unknown as Record<string, Function>)[action]!(...args);
       expose(api);
-      // <KeepAlive> moves a deactivated component's DOM out of the document before any of its
-      // hooks runs, which would unload the iframe; the leave hook of its container's vnode runs
-      // first (hooks set on the vnode, no <Transition>: nothing extra in the DOM or in tests).
-      // On a real unmount the embed is already being unmounted and this changes nothing.
-      const aside = {
-        beforeEnter() {},
-        enter() {},
-        leave: (_: Element, done: () => void) => (detach(), done()),
-        // (Vue copies a patched vnode's hooks with clone().)
-        clone: () => aside,
-      } as unknown as TransitionHooks;
       // The loading and error UI, only when a slot asks for it: drawn over the iframe, which the core appends after it.
       // (reload() returns the core's `ready` promise, whose rejection the core already handles.)
       return () => {
@@ -141,7 +125,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
         // Neither ready nor failed: loading, or not mounted yet (as in the server HTML).
         const busy = !ready && !error;
         const slot = busy ? slots.fallback : error && slots.error;
-        const root = h(
+        return h(
           'div',
           {
             ref: container,
@@ -156,8 +140,6 @@ const create = <S extends Surface>(surface: S, name: string) =>
               )
             : undefined,
         );
-        root.transition = aside;
-        return root;
       };
     },
     { name, props: PROPS as ComponentObjectPropsOptions<Record<string, unknown>>, emits: [...Object.keys(EVENT_SCHEMAS), 'event'] },

@@ -8,8 +8,10 @@ import {
   toRaw,
   toValue,
   watch,
+  type ComponentInternalInstance,
   type MaybeRefOrGetter,
   type ShallowRef,
+  type VNode,
 } from 'vue';
 import {
   EVENT_SCHEMAS,
@@ -42,6 +44,35 @@ export interface PlatformEmbedResult<S extends Surface> {
    * back into it at the next change, or when the component is activated again.
    */
   detach(): void;
+}
+
+// What each <KeepAlive> calls before it deactivates a component: one call per embed inside it.
+const kept = /* @__PURE__ */ new WeakMap<ComponentInternalInstance, Set<(vnode: VNode) => void>>();
+
+/*
+ * <KeepAlive> deactivates a component by moving its DOM into a detached container before any of
+ * its hooks runs, and an iframe taken out of the document unloads. Vue has no hook before that
+ * move, so the `deactivate` of each enclosing <KeepAlive>'s context (what Vue's renderer calls
+ * for a kept component, since Vue 3.0) is wrapped once: it first moves aside the embeds inside
+ * the component it deactivates, wherever they are in its tree.
+ */
+function beforeDeactivate(instance: ComponentInternalInstance, detach: () => void) {
+  const aside = ({ component }: VNode) => {
+    for (let node: ComponentInternalInstance | null = instance; node; node = node.parent) if (node == component) return detach();
+  };
+  for (let parent = instance.parent; parent; parent = parent.parent)
+    if ((parent.type as { __isKeepAlive?: boolean }).__isKeepAlive) {
+      let embeds = kept.get(parent);
+      if (!embeds) {
+        const context = (parent as unknown as { ctx: { deactivate(vnode: VNode): unknown } }).ctx;
+        const deactivate = context.deactivate;
+        const all = (embeds = new Set());
+        context.deactivate = (vnode) => (all.forEach((call) => call(vnode)), deactivate(vnode));
+        kept.set(parent, embeds);
+      }
+      embeds.add(aside);
+      onScopeDispose(() => embeds!.delete(aside));
+    }
 }
 
 /** Receives the events of {@link usePlatformEmbed} (a component's `emit` fits). */
@@ -98,9 +129,12 @@ export function usePlatformEmbed<S extends Surface>(
   const apply = ([container, next]: ReturnType<typeof read>) => (container ? binding.mount(container, next) : binding.unmount());
   watch(read, apply, { flush: 'sync', immediate: true });
   onScopeDispose(binding.unmount);
-  // <KeepAlive>: deactivated, the container has left the document (the components move the
-  // embed aside before that, see PlatformEmbed.ts); activated, the embed comes back into it.
-  if (getCurrentInstance()) {
+  // <KeepAlive>: the embed moves aside just before the component is deactivated (see
+  // beforeDeactivate; after it, as a fallback, it would only be loaded again), and comes back
+  // into its container when activated.
+  const instance = getCurrentInstance();
+  if (instance) {
+    beforeDeactivate(instance, binding.detach);
     onDeactivated(binding.detach);
     onActivated(() => apply(read()));
   }

@@ -8,9 +8,9 @@ import { BASE, emit, iframes, mintSessions, payload, settle, withMoveBefore } fr
 /*
  * Vue's <KeepAlive> deactivates a component by moving its DOM into a detached container, which
  * unloads any iframe inside, before any of the component's hooks runs. The component moves the
- * embed aside first (its container's leave hook), and back when activated: with moveBefore the
- * iframe keeps its document; without it the same handle loads again with a fresh session, never
- * the used one.
+ * embed aside first (the <KeepAlive>'s deactivate, wrapped), wherever it sits in the deactivated
+ * page, and back when activated: with moveBefore the iframe keeps its document; without it the
+ * same handle loads again with a fresh session, never the used one.
  */
 
 let restore: (() => void) | undefined;
@@ -29,11 +29,15 @@ afterEach(async () => {
 });
 
 const Other = defineComponent({ setup: () => () => h('p', 'settings') });
-function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'settings'>, scheme: Ref<'light' | 'dark'>) {
+/** @param nested the dashboard inside the page's own root element, as a route's page has it (else it is the page's root) */
+function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'settings'>, scheme: Ref<'light' | 'dark'>, nested = false) {
   const embed = ref<{ embed: EmbedHandle<'dashboard'> } | null>(null);
   const Sales = defineComponent({
     name: 'Sales',
-    setup: () => () => h(PlatformDashboard, { ref: embed, baseUrl: BASE, publicId: 'sales', session, colorScheme: scheme.value }),
+    setup: () => () => {
+      const dashboard = h(PlatformDashboard, { ref: embed, baseUrl: BASE, publicId: 'sales', session, colorScheme: scheme.value });
+      return nested ? h('section', [h('h1', 'Sales'), dashboard]) : dashboard;
+    },
   });
   const wrapper = mount(defineComponent({ setup: () => () => h(KeepAlive, null, [tab.value == 'sales' ? h(Sales) : h(Other)]) }), {
     attachTo: document.body,
@@ -92,6 +96,92 @@ test('without moveBefore: the same handle loads again with a fresh session (neve
   const post = vi.spyOn(iframes()[0]!.contentWindow!, 'postMessage');
   emit(iframes()[0]!, 'ready', payload('ready'));
   expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'light' }, { path: '/d/sales/q3' }]);
+  wrapper.unmount();
+});
+
+test('with moveBefore, the dashboard inside the root element of the page (as a route page has it): deactivated, its iframe is aside before Vue detaches the page; activated, the same document', async () => {
+  restore = withMoveBefore().restore;
+  const session = mintSessions();
+  const tab = ref<'sales' | 'settings'>('sales');
+  const { wrapper, handle } = app(session, tab, ref('light'), true);
+  await settle();
+  const first = handle()!;
+  const iframe = iframes()[0]!;
+  emit(iframe, 'ready', payload('ready'));
+  tab.value = 'settings';
+  await nextTick();
+  await settle();
+  expect(iframe.isConnected).toBe(true);
+  expect(first.getState().status).toBe('ready');
+  tab.value = 'sales';
+  await nextTick();
+  await settle();
+  expect(handle()).toBe(first);
+  expect(iframes()).toEqual([iframe]);
+  expect(wrapper.element.parentElement!.querySelector('section [data-platform-embed]')!.contains(iframe)).toBe(true);
+  expect(session).toHaveBeenCalledTimes(1);
+  wrapper.unmount();
+});
+
+test.each([true, false])(
+  'a prop changed while deactivated (the page re-renders): the embed stays aside, the change applied there; activated, it comes back (nested: %s)',
+  async (nested) => {
+    const moves = withMoveBefore();
+    restore = moves.restore;
+    const session = mintSessions();
+    const tab = ref<'sales' | 'settings'>('sales');
+    const scheme = ref<'light' | 'dark'>('light');
+    const { wrapper, handle } = app(session, tab, scheme, nested);
+    await settle();
+    const first = handle()!;
+    const iframe = iframes()[0]!;
+    const post = vi.spyOn(iframe.contentWindow!, 'postMessage').mockImplementation(() => {});
+    emit(iframe, 'ready', payload('ready'));
+    tab.value = 'settings';
+    await nextTick();
+    await settle();
+    post.mockClear();
+    scheme.value = 'dark';
+    await nextTick();
+    await settle();
+    expect(iframe.isConnected).toBe(true);
+    expect(first.getState().status).toBe('ready');
+    expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+    tab.value = 'sales';
+    await nextTick();
+    await settle();
+    expect(handle()).toBe(first);
+    expect(iframes()).toEqual([iframe]);
+    expect(wrapper.element.parentElement!.querySelector('[data-platform-embed]')!.contains(iframe)).toBe(true);
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(post).toHaveBeenCalledTimes(1);
+    wrapper.unmount();
+  },
+);
+
+test('without moveBefore, a prop changed while deactivated: nothing loads until activated, then one fresh session with the change', async () => {
+  const session = mintSessions();
+  const tab = ref<'sales' | 'settings'>('sales');
+  const scheme = ref<'light' | 'dark'>('light');
+  const { wrapper, handle } = app(session, tab, scheme, true);
+  await settle();
+  emit(iframes()[0]!, 'ready', payload('ready'));
+  tab.value = 'settings';
+  await nextTick();
+  await settle();
+  scheme.value = 'dark';
+  await nextTick();
+  await settle();
+  expect(iframes()).toEqual([]);
+  expect(session).toHaveBeenCalledTimes(1);
+  expect(handle()!.getState().status).not.toBe('error');
+  tab.value = 'sales';
+  await nextTick();
+  await settle();
+  expect(session).toHaveBeenCalledTimes(2);
+  const post = vi.spyOn(iframes()[0]!.contentWindow!, 'postMessage');
+  emit(iframes()[0]!, 'ready', payload('ready'));
+  expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
   wrapper.unmount();
 });
 

@@ -1,7 +1,8 @@
 import { provideBrowserGlobalErrorListeners, provideZonelessChangeDetection, type ApplicationConfig } from '@angular/core';
 import { provideClientHydration, withEventReplay } from '@angular/platform-browser';
-import { provideRouter, withComponentInputBinding } from '@angular/router';
+import { RouteReuseStrategy, provideRouter, withComponentInputBinding } from '@angular/router';
 import { routes } from './app.routes';
+import { appRouteReuse } from './routeReuse';
 
 // Zoneless (the `production` configuration); app.config.zone.ts replaces this file in the `zone` one.
 export const appConfig: ApplicationConfig = {
@@ -9,6 +10,7 @@ export const appConfig: ApplicationConfig = {
     provideBrowserGlobalErrorListeners(),
     provideZonelessChangeDetection(),
     provideRouter(routes, withComponentInputBinding()),
+    { provide: RouteReuseStrategy, useFactory: appRouteReuse },
     provideClientHydration(withEventReplay()),
   ],
 };
