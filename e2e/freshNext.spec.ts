@@ -4,6 +4,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
 import { developmentTexts, expectDevelopment, expectNoDevelopmentText, expectProduction, type Probe, PROBE } from './support/devChecks';
+import { embedFrame, mark, markOf, messageListeners, navigate, watchEmbedLoads, watchRenders } from './support/nextRoutes';
 import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } from './support/scaffold';
 
 // A fresh `create-next-app` scaffold (its offline template, as 16.4 writes it: `cacheComponents:
@@ -57,6 +58,73 @@ export default function ProbePage() {
 }
 `,
 };
+
+/**
+ * The host's navigation: a root layout with links to the README's dashboard and three pages of
+ * the host's own, to leave the dashboard and come back (Next.js keeps the last 3 routes of a
+ * level; a fourth pushes the oldest out).
+ */
+const ROUTES = ['/sales', '/settings', '/reports', '/team'];
+const NAVIGATION = {
+  'app/layout.tsx': `import Link from 'next/link';
+import type { ReactNode } from 'react';
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <nav>
+          ${ROUTES.map((href) => `<Link href="${href}">${href.slice(1)}</Link>`).join('\n          ')}
+        </nav>
+        {children}
+      </body>
+    </html>
+  );
+}
+`,
+  ...Object.fromEntries(
+    ROUTES.slice(1).map((href) => [
+      `app${href}/page.tsx`,
+      `export default function Page() {\n  return <p data-testid="route">${href.slice(1)}</p>;\n}\n`,
+    ]),
+  ),
+};
+
+/** A route of the host's own shown (a link clicked), timed in the page. */
+const toRoute = (page: Page, href: string) => navigate(page, href, `[data-testid=route]`);
+/** Back on the README's dashboard: its iframe visible, timed in the page. */
+const toSales = (page: Page) => navigate(page, '/sales', 'iframe');
+
+/**
+ * Sales → settings → sales 3 times, from a page on /sales with its embed ready: the same frame
+ * document all along (a marker on its window), no session used, no embed page loaded again.
+ * @returns the times from the click to the dashboard visible again, the page's renders on the
+ *   server meanwhile, and the sessions they minted, which nothing used
+ */
+async function leaveAndComeBack(page: Page): Promise<{ returns: number[]; renders: number; minted: number }> {
+  const frame = embedFrame(page, platform.origin);
+  const sessions = platform.sessions().length;
+  const used = () => platform.sessions().filter((session) => session.usedAt !== undefined).length;
+  const usedBefore = used();
+  const loads = watchEmbedLoads(page, platform.origin);
+  const renders = watchRenders(page, new URL(page.url()).origin, '/sales');
+  await mark(frame, 'the first document');
+  const returns: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    await toRoute(page, '/settings');
+    await expect(page.locator('iframe')).toHaveCount(1);
+    returns.push((await toSales(page)).ms);
+    expect(await markOf(frame)).toBe('the first document');
+    await expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
+  }
+  expect(loads).toEqual([]);
+  await expect(page.locator('iframe')).toHaveCount(1);
+  // Each render of the page on the server mints the session it hands to the client as
+  // initialSession (next dev renders it at every return): the embed, kept, uses none of them.
+  await expect.poll(() => platform.sessions().length - sessions).toBe(renders.length);
+  expect(used()).toBe(usedBefore);
+  return { returns, renders: renders.length, minted: platform.sessions().length - sessions };
+}
 
 let fresh: Scaffold;
 let app: string;
@@ -114,6 +182,7 @@ test("create-next-app 16.4 (cacheComponents on) with the README's page and clien
     'app/sales/page.tsx': `import { currentUser } from '../auth';\n${readmeFile('app/sales/page.tsx').replaceAll('https://acme.platform.example', platform.origin)}`,
     'app/sales/Sales.tsx': readmeFile('app/sales/Sales.tsx'),
     ...PROBE_PAGE,
+    ...NAVIGATION,
   });
   runNode(next(), ['build'], { cwd: app, timeout: 280_000 });
   // The production client chunks have no development text (the probe page imports the core).
@@ -164,6 +233,46 @@ test('next start: the server component mints the first session, the dashboard is
   }
 });
 
+test("next start: the README's dashboard left and entered again 3 times keeps its frame and session; pushed out of the routes Next.js keeps, it is destroyed, and comes back with a fresh session", async ({
+  page,
+}) => {
+  platform.reset();
+  const server = await start(platform.origin);
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.origin}/settings`);
+    const listenersWithout = await messageListeners(page);
+    await toSales(page);
+    await expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
+    expect(platform.sessions()).toHaveLength(1);
+    expect(await messageListeners(page)).toBe(listenersWithout + 1);
+    const { returns, renders, minted } = await leaveAndComeBack(page);
+    console.log(`next start (fresh app): back on the dashboard, visible in ${returns.join(', ')} ms`);
+    for (const ms of returns) expect(ms).toBeLessThan(2_000);
+    // The README's unstable_dynamicStaleTime: the page is not rendered again, nothing minted.
+    expect(renders).toBe(0);
+    expect(minted).toBe(0);
+
+    // Three other routes after it: Next.js lets the dashboard's route go, its DOM removed.
+    for (const href of ['/settings', '/reports', '/team']) await toRoute(page, href);
+    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect.poll(() => messageListeners(page)).toBe(listenersWithout);
+    // Nothing left in the SDK's lot either (its slots hold the frames of hidden and parked embeds).
+    await expect(page.locator('body > [aria-hidden=true][inert] > *')).toHaveCount(0);
+
+    // Back: a new embed. The route's last render is reused (unstable_dynamicStaleTime), its
+    // initialSession already spent: the embed calls the Server Action for a fresh one.
+    await toSales(page);
+    await expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
+    expect(platform.sessions()).toHaveLength(2);
+    expect(platform.sessions().every((session) => session.usedAt !== undefined)).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('next start with the platform down: the page renders (no React error 441), without a session', async ({ page }) => {
   const server = await start(`http://localhost:${await freePort()}`);
   try {
@@ -180,13 +289,29 @@ test('next start with the platform down: the page renders (no React error 441), 
   }
 });
 
-test('next dev (Turbopack) and next dev --webpack: the development checks run, with the long messages', async ({ page }) => {
-  test.setTimeout(240_000);
+test('next dev (Turbopack) and next dev --webpack: the development checks run, with the long messages; the dashboard left and entered again 3 times keeps its frame and session (StrictMode)', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
   for (const bundler of [[], ['--webpack']]) {
     rmSync(join(app, '.next'), { recursive: true, force: true });
     const server = await start(platform.origin, ['dev', ...bundler]);
     try {
       expectDevelopment(await probeOf(page, `${server.origin}/probe`));
+      // The dashboard and the route to leave it for, each compiled on its first request. (With
+      // webpack, the README's page compiles only where the React package's client boundary has
+      // named exports only: "export *" there fails the build.)
+      await page.goto(`${server.origin}/settings`);
+      await expect(page.getByTestId('route')).toBeVisible({ timeout: 60_000 });
+      platform.reset();
+      await page.goto(`${server.origin}/sales`);
+      await expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+      const { returns, renders, minted } = await leaveAndComeBack(page);
+      // (next dev renders again, at each return, a page it loaded whole, whatever its
+      // unstable_dynamicStaleTime: the README's page mints a session each time, which nothing uses.)
+      console.log(
+        `next dev ${bundler[0] ?? '(Turbopack)'}: back on the dashboard, visible in ${returns.join(', ')} ms; rendered again ${renders} times on the server, ${minted} sessions minted there, unused`,
+      );
     } finally {
       await server.stop();
     }

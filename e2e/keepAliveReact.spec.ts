@@ -176,7 +176,9 @@ for (const mode of MODES) {
       await page.getByTestId('dark').click();
       await expect(page.getByTestId('scheme')).toHaveText('dark');
       expect(await receivedActions(frame)).not.toContain(SET_COLOR_SCHEME);
-      expect(await readouts(page).getByTestId('color-scheme').textContent()).toBe('light');
+      // (Meanwhile the frame waits in the lot, where React cannot move it with the hidden subtree.)
+      await expect(lot(page).locator('iframe')).toHaveCount(1);
+      expect(await lot(page).frameLocator('iframe').getByTestId('color-scheme').textContent()).toBe('light');
 
       await page.getByTestId('show').click();
       await expect(readouts(page).getByTestId('color-scheme')).toHaveText('dark');

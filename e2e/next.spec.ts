@@ -2,6 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { createServer } from 'node:net';
 import { buildIfStale, startNextHost, type RunningNextHost } from '../examples/next/server.mjs';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
+import { embedFrame, mark, markOf, navigate, watchEmbedLoads, watchRenders } from './support/nextRoutes';
 
 // The Next.js App Router host (examples/next) as in production: `next build` (here only when the
 // build is missing or older than its sources; `pnpm e2e` builds the examples first), then
@@ -223,4 +224,89 @@ test("a failed server-side mint (the platform down): the page renders, no React 
   } finally {
     await down.close();
   }
+});
+
+// ---- Leaving the dashboard and coming back ----
+//
+// With cacheComponents Next.js keeps the routes a viewer left rendered, hidden (React's
+// <Activity mode="hidden">), up to 3 per level, most recently shown first: going to a route it
+// keeps reorders them, and React moves the DOM of the routes hidden (between two routes: each
+// time one is left but the first). The embed must come through as it was: the same frame
+// document, its session, the viewer's place in it and the host's state, ready at once.
+
+const toSettings = (page: Page) => navigate(page, '/settings', '[data-testid=settings]');
+const toDashboard = (page: Page) => navigate(page, '/', '#embed iframe', '[data-testid=status]');
+
+test('dashboard → settings → dashboard 3 times: one session, one iframe and one frame document, the place and the scheme kept, ready at once', async ({
+  page,
+}) => {
+  const actions = watchActions(page);
+  const loads = watchEmbedLoads(page, platform.origin);
+  const renders = watchRenders(page, host.origin, '/');
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { frame } = await open(page);
+  const embed = embedFrame(page, platform.origin);
+  await mark(embed, 'the first document');
+  // The host's state and the viewer's place in the embed.
+  await page.click('[data-action="scheme-dark"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  await frame.getByTestId('navigate').click();
+  const place = await frame.getByTestId('current-path').textContent();
+  expect(place).not.toBe('/');
+
+  const returns: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    await toSettings(page);
+    await expect(page.locator('#embed')).toBeHidden();
+    // Hidden, not gone: the frame waits in the page (in the SDK's lot), still ready.
+    await expect(page.locator('iframe')).toHaveCount(1);
+    await expect(page.getByTestId('status')).toHaveText('ready');
+    const back = await toDashboard(page);
+    // Ready at once: the embed was ready at the first frame it was visible again.
+    expect(back.statuses).toEqual(['ready']);
+    returns.push(back.ms);
+    expect(await markOf(embed)).toBe('the first document');
+    await expect(frame.getByTestId('current-path')).toHaveText(place!);
+    await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  }
+  // Actions still reach the same document.
+  await page.click('[data-action="refresh"]');
+  await expect(frame.getByTestId('refresh-count')).toHaveText('1');
+  await expect(frame.getByTestId('rejected-actions')).toHaveText('0');
+
+  expect(platform.sessions()).toHaveLength(1);
+  expect(loads).toEqual(['/embed/dashboard/sales-overview']);
+  await expect(page.locator('iframe')).toHaveCount(1);
+  expect((await names(page)).filter((e) => e == 'ready')).toHaveLength(1);
+  expect(actions).toHaveLength(0);
+  // The page's unstable_dynamicStaleTime: coming back renders nothing on the server, so mints nothing.
+  expect(renders).toEqual([]);
+  expect(errors).toEqual([]);
+  console.log(`next start: back on the dashboard, visible and ready in ${returns.join(', ')} ms`);
+  // Generous for a loaded 2-core machine; measured 20-150 ms.
+  for (const ms of returns) expect(ms).toBeLessThan(2_000);
+});
+
+test('without moveBefore (Safari): the hidden route moved by React reloads its frame; the embed notices and loads again with a fresh session and its state', async ({
+  page,
+}) => {
+  await page.addInitScript(() => delete (Element.prototype as { moveBefore?: unknown }).moveBefore);
+  const loads = watchEmbedLoads(page, platform.origin);
+  const { frame } = await open(page);
+  await page.click('[data-action="scheme-dark"]');
+  await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  for (let round = 0; round < 2; round++) {
+    await toSettings(page);
+    await toDashboard(page);
+    await expect(page.getByTestId('status')).toHaveText('ready');
+    await expect(frame.getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
+    await expect(frame.getByTestId('color-scheme')).toHaveText('dark');
+  }
+  // The first navigation away hides the route where it is; the second also moves it, which
+  // reloads the frame (its URL, with the spent session): the SDK loads it again with a fresh one.
+  expect(platform.sessions()).toHaveLength(2);
+  expect(platform.sessions().every((session) => session.usedAt !== undefined)).toBe(true);
+  expect(loads).toHaveLength(3);
+  await expect(page.locator('iframe')).toHaveCount(1);
 });

@@ -94,6 +94,19 @@ for (const dir of readdirSync(resolve(root, 'packages'))) {
       stdio: 'pipe',
     });
   });
+  // A module that starts with 'use client' is a client boundary, whose exports must all be named:
+  // Next.js's webpack refuses `export *` in one ("use named exports instead"), failing the build of
+  // any page that imports the package. (@platform-embed/react keeps the core's re-export in its
+  // entry, and its components in dist/client.)
+  step("client boundaries ('use client') export names only", () => {
+    const dist = resolve(publishDir, 'dist');
+    if (!existsSync(dist)) return;
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => /\.[cm]?js$/.test(name))) {
+      const code = readFileSync(resolve(dist, file), 'utf8');
+      if (/^\s*(['"])use client\1/.test(code) && /^export \*|__exportStar|Object\.keys\(\w+\)\.forEach/m.test(code))
+        throw new Error(`dist/${file} starts with 'use client' and re-exports a whole module: name its exports`);
+    }
+  });
   if (pkg.publishConfig?.directory) {
     const entry = (condition) => {
       const target = published.exports?.['.']?.[condition] ?? (condition === 'import' ? published.exports?.['.']?.default : undefined);

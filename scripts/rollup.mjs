@@ -82,11 +82,16 @@ export function readsDevFlag(dir = resolve('src')) {
  * @param {{
  *   input?: Record<string,string> | string,
  *   banner?: string,
+ *   client?: string,
  *   extra?: import('rollup').RollupOptions[],
  *   self?: boolean,
  * }} [options] `self`: the package's other entries import its main entry by the package's name;
  *   each build writes that import as a relative one to its own main entry (`./index.development.mjs`
  *   from `testing.development.mjs`), so an entry and the SDK share one copy at run time.
+ *   `client`: the package's client boundary (React's 'use client'), a module of named exports only
+ *   (Next.js's webpack refuses `export *` in one): built on its own as `dist/client`, starting with
+ *   'use client'; the other entries import it (`./client`) as that file, never inlined, so a server
+ *   component that imports a component gets a client reference to it.
  * @returns {import('rollup').RollupOptions[]}
  */
 export function packageConfig(options = {}) {
@@ -94,6 +99,9 @@ export function packageConfig(options = {}) {
   const deps = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
   const isSelf = (id) => options.self && id === pkg.name;
   const external = (id) => id.startsWith('node:') || isSelf(id) || deps.some((d) => id === d || id.startsWith(`${d}/`));
+  const CLIENT = './client';
+  const clientPath = options.client && resolve(options.client).replace(/\.tsx?$/, '');
+  const isClient = (id) => !!options.client && (id === CLIENT || id === clientPath);
   const input = options.input ?? { index: 'src/index.ts' };
   const onwarn = (warning, warn) => {
     // 'use client' is put back by `banner`; rollup only says it dropped the directive.
@@ -110,18 +118,32 @@ export function packageConfig(options = {}) {
       banner: options.banner,
       exports: 'named',
       sourcemap: false,
-      paths: options.self ? { [pkg.name]: `./index${suffix}.${ext}` } : undefined,
+      // (Rollup names a relative external by its resolved path.)
+      paths: (id) => (isSelf(id) ? `./index${suffix}.${ext}` : isClient(id) ? `${CLIENT}${suffix}.${ext}` : id),
     };
   };
   const builds = readsDevFlag() ? DEV_BUILDS : [{ suffix: '', flag: null, formats: ['es', 'cjs'] }];
+  const plugins = (flag) => [
+    ...(flag ? [devFlag(flag)] : []),
+    esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') }),
+  ];
   return [
     ...builds.map(({ suffix, flag, formats }) => ({
       input,
-      external,
+      external: (id) => external(id) || isClient(id),
       onwarn,
-      plugins: [...(flag ? [devFlag(flag)] : []), esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') })],
+      plugins: plugins(flag),
       output: formats.map((format) => output(format, suffix)),
     })),
+    ...(options.client
+      ? builds.map(({ suffix, flag, formats }) => ({
+          input: { client: options.client },
+          external,
+          onwarn,
+          plugins: plugins(flag),
+          output: formats.map((format) => ({ ...output(format, suffix), banner: "'use client';" })),
+        }))
+      : []),
     ...['mts', 'cts'].map((ext) => ({
       input,
       external,

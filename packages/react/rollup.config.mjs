@@ -1,3 +1,4 @@
 import { packageConfig } from '../../scripts/rollup.mjs';
 
-export default packageConfig({ banner: "'use client';" });
+// The entry re-exports the core and the client boundary (src/client.ts: the components and the hook).
+export default packageConfig({ client: 'src/client.ts' });

@@ -78,77 +78,71 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
   const status = state?.status ?? 'idle';
 
   return (
-    <>
-      <header>
-        <h1>Next.js host</h1>
-        <span className="sub">App Router · initialSession from a server component · Server Action for later loads</span>
-      </header>
-      <main>
-        <section className="embed-area">
-          {/* A failed load shows its cause (the session action's answer, the platform's fatal error, a timeout). */}
-          {state?.status === 'error' && state.error && (
-            <div className="embed-error" data-testid="embed-error" role="alert">
-              <strong>The embed failed</strong> <code>{state.error.code}</code>
-              <p>{state.error.message}</p>
-              {initialSessionError && <p>While rendering the page: {initialSessionError}</p>}
-            </div>
-          )}
-          <div id="embed">
-            <PlatformDashboard
-              ref={dashboard}
-              style={{ height: '100%' }}
-              baseUrl={baseUrl}
-              publicId={publicId}
-              initialSession={initialSession}
-              session={session}
-              allowExport
-              title="Sales overview"
-              colorScheme={colorScheme}
-              theme={theme}
-              locale={locale}
-              filters={filters}
-              // The catch-all: every validated event, typed as the union of the catalog's envelopes.
-              onEvent={(message: EventMessage | UnknownEventMessage) =>
-                setLog((entries) => [
-                  ...entries,
-                  { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload },
-                ])
-              }
-            />
+    <main>
+      <section className="embed-area">
+        {/* A failed load shows its cause (the session action's answer, the platform's fatal error, a timeout). */}
+        {state?.status === 'error' && state.error && (
+          <div className="embed-error" data-testid="embed-error" role="alert">
+            <strong>The embed failed</strong> <code>{state.error.code}</code>
+            <p>{state.error.message}</p>
+            {initialSessionError && <p>While rendering the page: {initialSessionError}</p>}
+          </div>
+        )}
+        <div id="embed">
+          <PlatformDashboard
+            ref={dashboard}
+            style={{ height: '100%' }}
+            baseUrl={baseUrl}
+            publicId={publicId}
+            initialSession={initialSession}
+            session={session}
+            allowExport
+            title="Sales overview"
+            colorScheme={colorScheme}
+            theme={theme}
+            locale={locale}
+            filters={filters}
+            // The catch-all: every validated event, typed as the union of the catalog's envelopes.
+            onEvent={(message: EventMessage | UnknownEventMessage) =>
+              setLog((entries) => [
+                ...entries,
+                { id: entries.length, event: message.type.replace('platform:event:', ''), payload: message.payload },
+              ])
+            }
+          />
+        </div>
+      </section>
+      <aside>
+        <section className="panel">
+          <h2>Embed</h2>
+          <p className="status">
+            status: <b data-testid="status">{status}</b>
+          </p>
+          <p className="status">
+            first session: <b data-testid="initial-session">{initialSession ? 'minted on the server' : 'none'}</b>
+          </p>
+        </section>
+        <section className="panel">
+          <h2>Actions</h2>
+          <div className="actions">
+            {actions.map(([name, label, run]) => (
+              <button key={name} data-action={name} onClick={() => run()}>
+                {label}
+              </button>
+            ))}
           </div>
         </section>
-        <aside>
-          <section className="panel">
-            <h2>Embed</h2>
-            <p className="status">
-              status: <b data-testid="status">{status}</b>
-            </p>
-            <p className="status">
-              first session: <b data-testid="initial-session">{initialSession ? 'minted on the server' : 'none'}</b>
-            </p>
-          </section>
-          <section className="panel">
-            <h2>Actions</h2>
-            <div className="actions">
-              {actions.map(([name, label, run]) => (
-                <button key={name} data-action={name} onClick={() => run()}>
-                  {label}
-                </button>
-              ))}
-            </div>
-          </section>
-          <section className="panel">
-            <h2>Events</h2>
-            <ol className="log" data-testid="event-log" ref={logList}>
-              {log.map((entry) => (
-                <li key={entry.id} data-event={entry.event}>
-                  {JSON.stringify(entry.payload)}
-                </li>
-              ))}
-            </ol>
-          </section>
-        </aside>
-      </main>
-    </>
+        <section className="panel">
+          <h2>Events</h2>
+          <ol className="log" data-testid="event-log" ref={logList}>
+            {log.map((entry) => (
+              <li key={entry.id} data-event={entry.event}>
+                {JSON.stringify(entry.payload)}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </aside>
+    </main>
   );
 }

@@ -44,3 +44,10 @@ export default function Page() {
     </Suspense>
   );
 }
+
+// With cacheComponents a route the viewer left stays rendered, hidden, and so does its embed
+// (same iframe, same session). But each navigation back to it fetches its dynamic part again by
+// default, so MintedDashboard would render again: a session minted for nothing (the kept embed
+// needs none), and the navigation waiting for it. For 5 minutes after a render, the router reuses
+// it instead: coming back mints nothing and shows the kept dashboard at once.
+export const unstable_dynamicStaleTime = 300;

@@ -33,6 +33,10 @@ export interface EmbedBinding<S extends Surface = Surface> {
    * - its container stays in the document, not rendered (React's `<Activity mode="hidden">`,
    *   Next.js routes with `cacheComponents`): hidden is not gone; the embed stays as it is, for
    *   the next `mount`, and is destroyed once its container really leaves the document.
+   *
+   * Where the browser can move a frame keeping its document (`moveBefore`), the frame leaves its
+   * container at once, into the page's lot, and the next `mount` moves it back: call it when the
+   * component is hidden or gone, not before each update.
    */
   unmount(): void;
   /** Runs `action` on the controller now, or as soon as it is created (an element's methods before it is connected). */
@@ -119,8 +123,10 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     },
     unmount() {
       const at = ++leaving;
-      // keepAlive: its frame moves into the lot now, while it is still in the document (a framework
-      // removes the container right after this call); parking waits for the unmount to stand (see Keeper.aside).
+      // Its frame moves into the lot now, while it is still in the document: a framework removes
+      // the container right after this call (keepAlive), or hides it and may move it (hidden is
+      // not gone), either of which reloads a frame left inside; a mount in the same task moves it
+      // back. Parking waits for the unmount to stand (see Keeper.aside).
       keepers.get(live()!)?.aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.

@@ -108,9 +108,11 @@ export interface Keeper {
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
   stow(): void;
   /**
-   * With a keep-alive name, where the browser keeps a moved frame's document: moves the embed's
-   * frame into the lot now, before its container goes (`park` follows); else nothing. Changes no
-   * state, so an unmount a mount undoes in the same task changes nothing.
+   * Where the browser keeps a moved frame's document: moves the embed's frame (or where a frame
+   * still to come mounts) into the lot now, before a framework removes its container (`park`
+   * follows with a keep-alive name) or hides and moves it (React reorders the `<Activity>` routes
+   * Next.js keeps: a frame left inside would load again); else nothing. Changes no state, so an
+   * unmount a mount undoes in the same task changes nothing.
    */
   aside(): void;
 }
@@ -176,8 +178,11 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   };
   return {
     stow,
+    // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
+    // frame already out of the document: it has lost its document.)
     aside() {
-      if (keepAliveName(embed.handle.surface, embed.options()) && embed.handle.iframe?.isConnected && canMove()) stow();
+      const { iframe } = embed.handle;
+      if (canMove() && embed.handle.getState().status != 'idle' && iframe?.isConnected != false) stow();
     },
     park(place?: HTMLElement): boolean {
       const name = keepAliveName(embed.handle.surface, embed.options());

@@ -99,6 +99,103 @@ describe('hidden is not gone (no option needed)', () => {
     expect(listenerCount()).toBe(0);
   });
 
+  // What React does to a route Next.js keeps, in one commit: the effects cleaned up, the route
+  // hidden, and (every other navigation, as the kept routes are reordered) its DOM moved, which
+  // reloads a frame inside (jsdom gives it a new window; Chromium loads its URL again, with its
+  // spent session).
+  const hideAndMove = (b: EmbedBinding, route: HTMLElement) => {
+    b.unmount();
+    route.style.display = 'none';
+    document.body.prepend(route);
+  };
+
+  test('hidden and moved in one task (React reorders the routes Next.js keeps): the frame waits in the lot meanwhile, where moveBefore keeps its document, and comes back when shown', async () => {
+    const moves = withMoveBefore();
+    const session = mintSessions();
+    const b = binding();
+    box('other-route');
+    const route = box('route');
+    const container = route.appendChild(document.createElement('div'));
+    const h = b.mount(container, options({ session }));
+    await flush();
+    const iframe = h.iframe!;
+    const win = iframe.contentWindow!;
+    ready(h, win);
+    hideAndMove(b, route);
+    expect(route.contains(iframe)).toBe(false);
+    expect(moves).toEqual([[iframe.parentElement, iframe]]);
+    expect(iframe.closest('[aria-hidden=true][inert]')).not.toBeNull();
+    await flush();
+    expect(h.getState().status).toBe('ready');
+    // Moved again while hidden (another navigation): nothing reaches the frame.
+    document.body.append(route);
+    // Shown again: the frame moves back into its container, the slot goes.
+    route.style.display = '';
+    const post = spyPost(win).mockImplementation(() => {});
+    expect(b.mount(container, options({ session, colorScheme: 'dark' }))).toBe(h);
+    expect(moves).toEqual([expect.anything(), [container, iframe]]);
+    expect(document.querySelectorAll('[aria-hidden=true] > div')).toHaveLength(0);
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(post.mock.calls.map(([m]) => (m as { type: string }).type)).toEqual(['platform:action:set-color-scheme']);
+    // Hidden again, then the route really goes: destroyed, its slot and frame with it.
+    hideAndMove(b, route);
+    await flush();
+    route.remove();
+    await tick();
+    expect(h.getState().status).toBe('destroyed');
+    expect(document.querySelectorAll('iframe, [aria-hidden=true] > div')).toHaveLength(0);
+  });
+
+  test('hidden before its frame mounts: the frame mounts in the lot, and moves into the container when shown', async () => {
+    const moves = withMoveBefore();
+    let answer!: (id: string) => void;
+    const session = vi.fn(() => new Promise<string>((resolve) => (answer = resolve)));
+    const b = binding();
+    const route = box('route');
+    const container = route.appendChild(document.createElement('div'));
+    const h = b.mount(container, options({ session }));
+    await flush();
+    hideAndMove(b, route);
+    answer(helpers.freshId());
+    await flush();
+    const iframe = h.iframe!;
+    expect(route.contains(iframe)).toBe(false);
+    expect(iframe.closest('[aria-hidden=true]')).not.toBeNull();
+    route.style.display = '';
+    expect(b.mount(container, options({ session }))).toBe(h);
+    expect(container.contains(iframe)).toBe(true);
+    expect(moves).toEqual([[container, iframe]]);
+  });
+
+  test('without moveBefore the frame stays in its hidden container; moved there, the browser loads it again in a new window, and shown again it loads with a fresh session and the kept state', async () => {
+    const session = mintSessions();
+    const b = binding();
+    const route = box('route');
+    const container = route.appendChild(document.createElement('div'));
+    const h = b.mount(container, options({ session }));
+    await flush();
+    const iframe = h.iframe!;
+    ready(h);
+    h.setColorScheme('dark');
+    hideAndMove(b, route);
+    await flush();
+    expect(container.contains(iframe)).toBe(true);
+    expect(h.getState().status).toBe('ready');
+    route.style.display = '';
+    expect(b.mount(container, options({ session }))).toBe(h);
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect([...container.querySelectorAll('iframe')]).toEqual([h.iframe]);
+    const post = spyPost(h.iframe!.contentWindow!);
+    ready(h);
+    expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }]);
+    hideAndMove(b, route);
+    await flush();
+    route.remove();
+    await tick();
+    expect(h.getState().status).toBe('destroyed');
+  });
+
   test('a visible container: an unmount destroys (no option, no keeping)', async () => {
     const b = binding();
     const h = b.mount(box('c'), options({ session: mintSessions() }));

@@ -5,5 +5,7 @@
  * @module @platform-embed/react
  */
 export * from '@platform-embed/core';
-export { PlatformApp, PlatformChat, PlatformDashboard, type PlatformEmbedComponent, type PlatformEmbedProps } from './PlatformEmbed';
-export { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions, type PlatformEmbedResult } from './usePlatformEmbed';
+// The components and the hook come through the client boundary (client.ts).
+export { PlatformApp, PlatformChat, PlatformDashboard, usePlatformEmbed } from './client';
+export type { PlatformEmbedComponent, PlatformEmbedProps } from './PlatformEmbed';
+export type { EmbedEventProps, PlatformEmbedOptions, PlatformEmbedResult } from './usePlatformEmbed';

@@ -65,14 +65,15 @@ export function usePlatformEmbed<S extends Surface>(
 ): PlatformEmbedResult<S> {
   const [binding] = useState(createBinding<S>);
   const state = useSyncExternalStore(binding.subscribe, binding.getState, () => IDLE);
-  // Every commit: create or update; the cleanup before the next run (or on unmount) is undone
-  // by that next run in the same task, so only a real unmount destroys the embed.
+  // Every commit: create or update (without a container, as when the component goes).
   useMountEffect(() => {
     const container = target && 'current' in target ? target.current : target;
-    if (!container) return;
-    binding.mount(container, options);
-    return binding.unmount;
+    if (container) binding.mount(container, options);
+    else binding.unmount();
   });
+  // Unmounted or hidden (<Activity>), not before every update: the core moves the frame aside at
+  // once. StrictMode's simulated unmount is undone by the next mount in the same task.
+  useMountEffect(() => binding.unmount, []);
   useImperativeHandle(ref, () => binding.handle!);
   return { state, embed: binding.handle };
 }

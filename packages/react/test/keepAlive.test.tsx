@@ -4,7 +4,7 @@ import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
 import { listenerCount, type EmbedHandle } from '@platform-embed/core';
 import { PlatformDashboard } from '../src/index';
-import { BASE, emit, iframes, mintSessions, payload, settle } from '../../core/test/helpers';
+import { BASE, emit, iframes, mintSessions, payload, settle, spyPost, withMoveBefore } from '../../core/test/helpers';
 
 /*
  * Hidden is not gone: a route wrapped in <Activity mode="hidden"> (what Next.js 16 does to a
@@ -64,3 +64,117 @@ test.skipIf(!Activity)(
     expect(first.getState().status).toBe('destroyed');
   },
 );
+
+/*
+ * What Next.js 16 renders with cacheComponents (layout-router.js): the active route and the last
+ * ones left, each in a keyed <Activity>, most recently active first. Every other navigation
+ * between two routes reorders them, and React moves the DOM of the one it hides in the same
+ * commit; a frame moved that way loads again (Chromium: its URL with a spent session).
+ */
+function Routes({ order, scheme = 'light' }: { order: string[]; scheme?: 'light' | 'dark' }) {
+  const Hideable = Activity!;
+  return (
+    <StrictMode>
+      {order.map((route, at) => (
+        <Hideable key={route} mode={at == 0 ? 'visible' : 'hidden'}>
+          <main>{route == 'dashboard' ? <Sales scheme={scheme} /> : <p>{route}</p>}</main>
+        </Hideable>
+      ))}
+    </StrictMode>
+  );
+}
+
+// Records every DOM insertion of a node that holds `iframe` (it moved with it), but the frame's own moveBefore.
+function watchMovesOf(iframe: HTMLIFrameElement) {
+  const moved: Node[] = [];
+  const { insertBefore, appendChild } = Node.prototype;
+  const record = (node: Node) => node != iframe && node.contains(iframe) && moved.push(node);
+  Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null) {
+    record(node);
+    return insertBefore.call(this, node, child) as T;
+  };
+  Node.prototype.appendChild = function <T extends Node>(this: Node, node: T) {
+    record(node);
+    return appendChild.call(this, node) as T;
+  };
+  return { moved, restore: () => Object.assign(Node.prototype, { insertBefore, appendChild }) };
+}
+
+test.skipIf(!Activity)(
+  "Next.js's kept routes, dashboard → settings → dashboard 3 times: the frame is never in a route React moves (it waits in the lot, moved with moveBefore); one handle, one iframe, one session",
+  async () => {
+    const { moves, restore } = withMoveBefore();
+    const minted = session.mock.calls.length;
+    const view = render(<Routes order={['dashboard']} />);
+    await act(settle);
+    const first = handle!;
+    const iframe = iframes()[0]!;
+    const container = iframe.parentElement;
+    // (jsdom gives a moved frame a new window, where Chromium's move keeps it: the SDK posts to the one it had.)
+    const post = spyPost(iframe.contentWindow!).mockImplementation(() => {});
+    emit(iframe, 'ready', payload('ready'));
+    const watch = watchMovesOf(iframe);
+    try {
+      let scheme: 'light' | 'dark' = 'light';
+      for (let round = 0; round < 3; round++) {
+        view.rerender(<Routes order={['settings', 'dashboard']} scheme={scheme} />);
+        await act(settle);
+        expect(first.getState().status).toBe('ready');
+        // The viewer chose another scheme in the host's settings.
+        scheme = scheme == 'light' ? 'dark' : 'light';
+        view.rerender(<Routes order={['dashboard', 'settings']} scheme={scheme} />);
+        await act(settle);
+        expect(handle).toBe(first);
+        expect(iframes()).toEqual([iframe]);
+        expect(iframe.closest('[data-platform-embed]')).not.toBeNull();
+      }
+    } finally {
+      watch.restore();
+      restore();
+    }
+    // React did move the dashboard's route (rounds 2 and 3), without the frame in it.
+    expect(watch.moved).toEqual([]);
+    // Each time into the lot and back into its container (StrictMode re-runs the effects of a route shown again).
+    expect(moves.every(([, node]) => node == iframe)).toBe(true);
+    expect(moves.filter(([to]) => to == container).length).toBeGreaterThanOrEqual(3);
+    expect(moves.filter(([to]) => to != container).length).toBeGreaterThanOrEqual(3);
+    expect(iframe.parentElement).toBe(container);
+    expect(session.mock.calls.length - minted).toBe(1);
+    expect(first.getState().status).toBe('ready');
+    // The scheme set at ready, then each one changed while away, sent on the way back.
+    expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual(
+      ['light', 'dark', 'light', 'dark'].map((scheme) => ({ scheme })),
+    );
+    // The routes go: destroyed, nothing left in the lot.
+    view.unmount();
+    await settle();
+    expect(first.getState().status).toBe('destroyed');
+    expect(document.querySelectorAll('iframe, [aria-hidden=true] > div')).toHaveLength(0);
+  },
+);
+
+test('a re-render changes the embed where it is: the frame is not moved (it steps aside only when hidden or unmounted)', async () => {
+  const { moves, restore } = withMoveBefore();
+  try {
+    const view = render(
+      <StrictMode>
+        <Sales scheme="light" />
+      </StrictMode>,
+    );
+    await act(settle);
+    const iframe = iframes()[0]!;
+    const post = spyPost(iframe.contentWindow!).mockImplementation(() => {});
+    emit(iframe, 'ready', payload('ready'));
+    view.rerender(
+      <StrictMode>
+        <Sales scheme="dark" />
+      </StrictMode>,
+    );
+    await act(settle);
+    expect(moves).toEqual([]);
+    expect(iframes()).toEqual([iframe]);
+    expect(post).toHaveBeenLastCalledWith(expect.objectContaining({ payload: { scheme: 'dark' } }), BASE);
+  } finally {
+    restore();
+  }
+});
