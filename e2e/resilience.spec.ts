@@ -155,6 +155,43 @@ test('a fatal error from the frame heals on a new session and the new frame is s
   await expect.poll(() => page.evaluate(() => window.t.paths)).toEqual(['/sales/q3/by-region', '/sales/q3/by-region']);
 });
 
+test('an embed whose container the host moves with appendChild (no binding sees it) loads again with a fresh session', async ({ page }) => {
+  await page.goto(`${host.origin}/page`);
+  await mount(page, { base: embed.origin });
+  await expect.poll(() => status(page)).toBe('ready');
+  await page.evaluate(() => window.t.h.setColorScheme('dark'));
+  // The browser gives the moved iframe a new window, which loads the spent session's URL again
+  // and posts from a window the SDK never routed: without a watch, the embed would say ready
+  // while nobody hears its frame.
+  await page.evaluate(() => {
+    const section = document.body.appendChild(document.createElement('section'));
+    section.append(document.getElementById('c')!);
+  });
+  await expect.poll(() => minted.length).toBe(2);
+  await expect.poll(() => status(page)).toBe('ready');
+  const result = await page.evaluate(() => ({
+    states: window.t.states,
+    diagnostics: window.t.diagnostics,
+    src: window.t.h.iframe!.src,
+    iframes: document.querySelectorAll('iframe').length,
+  }));
+  expect(result.states).toEqual(['loading', 'ready', 'loading', 'ready']);
+  expect(result.diagnostics).toEqual([
+    expect.objectContaining({
+      kind: 'retry',
+      error: expect.objectContaining({ code: 'fatal', message: expect.stringContaining('frame reloaded') }),
+    }),
+  ]);
+  expect(result.src).toBe(`${embed.origin}/embed/dashboard/sales?session=${minted[1]}`);
+  expect(result.iframes).toBe(1);
+  // (The page runs the default build without a bundler: production words.) The new frame is heard,
+  // and got the host's scheme back.
+  const second = embedFrame(page, minted[1]!);
+  await expect.poll(() => second.evaluate(() => window.received)).toEqual(['set-color-scheme {"scheme":"dark"}']);
+  await second.evaluate(() => window.viewerNavigate('/sales/after-the-move'));
+  await expect.poll(() => page.evaluate(() => window.t.paths)).toEqual(['/sales/after-the-move']);
+});
+
 test('a host page whose CSP frame-src blocks the tenant reports the cause in under a second', async ({ page }) => {
   const response = await page.goto(`${host.origin}/csp`);
   expect(response!.headers()['content-security-policy']).toBe("frame-src 'self'");

@@ -115,8 +115,25 @@ export function createLoadAttempt(
         if (attempt != generation()) return;
         const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
         watchPolicy(origin(), later, fail);
-        frame = mountFrame(container(), url, options(), surface, receive);
+        const mounted = (frame = mountFrame(container(), url, options(), surface, receive));
         log('mount', redactSession(url));
+        // A frame taken out of the document and put back by something no binding saw (a route
+        // reuse, a host's appendChild) loads its URL again in a new window, with its spent
+        // session, and posts from a window nobody routes: a failure a fresh session cures. A
+        // hidden one waits: the binding's next mount sees the new window (embed.ts update()).
+        mounted.iframe.addEventListener('load', () => {
+          const { iframe, window } = mounted;
+          if (frame == mounted && iframe.contentWindow != window && iframe.getClientRects().length)
+            fail(
+              new EmbedError(
+                'fatal',
+                __DEV__
+                  ? 'the frame was taken out of the document and put back (move it with moveBefore), which loaded it again with its spent session'
+                  : 'frame reloaded',
+              ),
+              true,
+            );
+        });
         watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);
       } catch (e) {
         // A session call that failed or timed out is renewable; a refused session or a missing container is not.
