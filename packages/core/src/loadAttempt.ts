@@ -56,6 +56,29 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
   later(() => clearTimeout(timer));
 };
 
+// A frame taken out of the document and put back by something no binding saw (a route reuse, a
+// host's appendChild) loads its URL again in a new window, with its spent session, and posts from
+// a window nobody routes: a failure a fresh session cures. A hidden one waits: the binding's next
+// mount sees the new window (embed.ts update()).
+// (It watches the frame's whole life, not the load attempt's scope, which `ready` ends.)
+const watchReloaded = ({ iframe, window }: Frame, current: () => boolean, fail: Fail) =>
+  iframe.addEventListener(
+    'load',
+    () =>
+      current() &&
+      iframe.contentWindow != window &&
+      iframe.getClientRects().length &&
+      fail(
+        new EmbedError(
+          'fatal',
+          __DEV__
+            ? 'the frame was taken out of the document and put back (move it with moveBefore), which loaded it again with its spent session'
+            : 'frame reloaded',
+        ),
+        true,
+      ),
+  );
+
 // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
 const refuseOpaqueOrigin = () => {
   if (globalThis.origin == 'null')
@@ -117,23 +140,7 @@ export function createLoadAttempt(
         watchPolicy(origin(), later, fail);
         const mounted = (frame = mountFrame(container(), url, options(), surface, receive));
         log('mount', redactSession(url));
-        // A frame taken out of the document and put back by something no binding saw (a route
-        // reuse, a host's appendChild) loads its URL again in a new window, with its spent
-        // session, and posts from a window nobody routes: a failure a fresh session cures. A
-        // hidden one waits: the binding's next mount sees the new window (embed.ts update()).
-        mounted.iframe.addEventListener('load', () => {
-          const { iframe, window } = mounted;
-          if (frame == mounted && iframe.contentWindow != window && iframe.getClientRects().length)
-            fail(
-              new EmbedError(
-                'fatal',
-                __DEV__
-                  ? 'the frame was taken out of the document and put back (move it with moveBefore), which loaded it again with its spent session'
-                  : 'frame reloaded',
-              ),
-              true,
-            );
-        });
+        watchReloaded(mounted, () => frame == mounted, fail);
         watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);
       } catch (e) {
         // A session call that failed or timed out is renewable; a refused session or a missing container is not.
