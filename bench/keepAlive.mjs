@@ -6,9 +6,8 @@
 // endpoint, which counts the sessions it mints per tag and answers after SESSION_DELAY ms, and the
 // embed on localhost (bench/pages/resilientEmbed.js), which counts the frame loads per dashboard.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TYPES, listen, serveFile } from './server.mjs';
+import { TYPES, hostPage, listen, listenResilientEmbed, serveFile } from './server.mjs';
 
 const pagesDir = resolve(import.meta.dirname, 'pages');
 // The host's session endpoint answers in 200 ms, as in bench/resilience.mjs: a real platform's
@@ -75,27 +74,16 @@ export async function keepAlive({ context, root, quick, log, row, details, stats
       return true;
     }
     if (url.pathname === '/keepalive') {
-      send(
-        200,
-        TYPES['.html'],
-        '<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><body style="margin:0"><main id="outlet"></main><script type="module" src="/bench/keepAlive.js"></script>',
-      );
+      send(200, TYPES['.html'], hostPage('/bench/keepAlive.js', '<main id="outlet"></main>'));
       return true;
     }
     return serveFile(url, '/core/', resolve(root, 'packages/core/dist'), res) || serveFile(url, '/bench/', pagesDir, res);
   });
   hostOrigin = host.origin;
-  const embedScript = readFileSync(resolve(pagesDir, 'resilientEmbed.js'), 'utf8');
-  const embed = await listen('localhost', (url, send) => {
-    if (!url.pathname.startsWith('/embed/dashboard/')) return false;
-    bump(loads, decodeURIComponent(url.pathname.split('/').pop()));
-    send(
-      200,
-      TYPES['.html'],
-      `<!doctype html><meta charset="utf-8"><title>embed</title><body><script>const HOST = ${JSON.stringify(hostOrigin)};\n${embedScript}</script>`,
-    );
-    return true;
-  });
+  const embed = await listenResilientEmbed(
+    () => hostOrigin,
+    (id) => bump(loads, id),
+  );
 
   const open = async (withoutMoveBefore = false) => {
     const p = await context.newPage();

@@ -6,9 +6,8 @@
 // endpoint (which counts the sessions it mints and answers after `delay` ms), the embed on
 // localhost (bench/pages/resilientEmbed.js).
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TYPES, listen, serveFile } from './server.mjs';
+import { TYPES, hostPage, listen, listenResilientEmbed, serveFile } from './server.mjs';
 
 const pagesDir = resolve(import.meta.dirname, 'pages');
 // What every figure of these scenarios assumes: the host's session endpoint answers in 200 ms.
@@ -69,26 +68,13 @@ export async function resilience({ context, root, quick, log, row, details, stat
       return true;
     }
     if (url.pathname === '/resilience') {
-      send(
-        200,
-        TYPES['.html'],
-        '<!doctype html><meta charset="utf-8"><title>host</title><body style="margin:0"><script type="module" src="/bench/resilience.js"></script>',
-      );
+      send(200, TYPES['.html'], hostPage('/bench/resilience.js'));
       return true;
     }
     return serveFile(url, '/core/', resolve(root, 'packages/core/dist'), res) || serveFile(url, '/bench/', pagesDir, res);
   });
   hostOrigin = host.origin;
-  const embedScript = readFileSync(resolve(pagesDir, 'resilientEmbed.js'), 'utf8');
-  const embed = await listen('localhost', (url, send) => {
-    if (!url.pathname.startsWith('/embed/dashboard/')) return false;
-    send(
-      200,
-      TYPES['.html'],
-      `<!doctype html><meta charset="utf-8"><title>embed</title><body><script>const HOST = ${JSON.stringify(hostOrigin)};\n${embedScript}</script>`,
-    );
-    return true;
-  });
+  const embed = await listenResilientEmbed(() => hostOrigin);
 
   const open = async () => {
     const p = await context.newPage();

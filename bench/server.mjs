@@ -1,5 +1,5 @@
 // Tiny HTTP servers for the benchmark pages: one instance per origin (host, embed, hostile).
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 
@@ -61,3 +61,28 @@ export function serve({ host, routes = {}, mounts = {} }) {
     return Object.entries(mounts).some(([prefix, dir]) => serveFile(url, prefix, dir, res));
   });
 }
+
+const RESILIENT_EMBED = readFileSync(resolve(import.meta.dirname, 'pages/resilientEmbed.js'), 'utf8');
+
+/**
+ * The embed of the resilience and keep-alive rows (pages/resilientEmbed.js) on `localhost`: a
+ * dashboard page at `/embed/dashboard/<id>` that talks to the host at `hostOrigin()`.
+ * @param {() => string} hostOrigin the host's origin (known once the host listens)
+ * @param {(id: string) => void} [loaded] told of every dashboard page served
+ */
+export function listenResilientEmbed(hostOrigin, loaded = () => {}) {
+  return listen('localhost', (url, send) => {
+    if (!url.pathname.startsWith('/embed/dashboard/')) return false;
+    loaded(decodeURIComponent(url.pathname.split('/').pop()));
+    send(
+      200,
+      TYPES['.html'],
+      `<!doctype html><meta charset="utf-8"><title>embed</title><body><script>const HOST = ${JSON.stringify(hostOrigin())};\n${RESILIENT_EMBED}</script>`,
+    );
+    return true;
+  });
+}
+
+/** A host page that runs the module `script` (a path the host serves), `body` first. */
+export const hostPage = (script, body = '') =>
+  `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><body style="margin:0">${body}<script type="module" src="${script}"></script>`;
