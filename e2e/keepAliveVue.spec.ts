@@ -66,6 +66,10 @@ test.afterAll(async () => {
 });
 test.beforeEach(() => platform.reset());
 
+/** Records one case's figures (the table printed after the run), with the mock's counts now. */
+const record = (name: string, build: Mode, moveBefore: boolean, loads: number, readyMs: number[]) =>
+  figures.push({ case: name, build, moveBefore, sessions: minted().length, loads, served: served().length, readyMs });
+
 /** The page's errors (uncaught, and console errors), to expect none. */
 function errorsOf(page: Page): string[] {
   const errors: string[] = [];
@@ -181,15 +185,13 @@ test.describe('Vue Router', () => {
           expect(statuses).toEqual(
             moves ? ['loading', 'ready'] : ['loading', 'ready', ...Array(3).fill(['idle', 'loading', 'ready']).flat()],
           );
-          figures.push({
-            case: 'Vue <KeepAlive>',
-            build: mode,
-            moveBefore: moves,
-            sessions: minted().length,
-            loads: loads.length,
-            served: served().length,
-            readyMs: returns.map((r) => r.readyMs),
-          });
+          record(
+            'Vue <KeepAlive>',
+            mode,
+            moves,
+            loads.length,
+            returns.map((r) => r.readyMs),
+          );
 
           // Unmounting the app destroys it: no iframe, no routed frame, no message listener (CDP).
           const cdp = await page.context().newCDPSession(page);
@@ -232,15 +234,13 @@ test.describe('Vue Router', () => {
           await expect(page.frameLocator('main iframe').getByTestId('color-scheme')).toHaveText('dark');
           const statuses = await page.evaluate(() => (window as unknown as AppWindow).keptApp.statuses);
           expect(statuses).not.toContain('error');
-          figures.push({
-            case: 'Vue keep-alive prop',
-            build: mode,
-            moveBefore: moves,
-            sessions: minted().length,
-            loads: loads.length,
-            served: served().length,
-            readyMs: returns.map((r) => r.readyMs),
-          });
+          record(
+            'Vue keep-alive prop',
+            mode,
+            moves,
+            loads.length,
+            returns.map((r) => r.readyMs),
+          );
 
           // Left: parked (with its frame where it can move), and still parked once the app is unmounted.
           await leaveSales(page);
@@ -264,15 +264,13 @@ test.describe('Vue Router', () => {
           );
           expectOneLoadPerSession(loads, 4);
           await expect(page.frameLocator('main iframe').getByTestId('color-scheme')).toHaveText('dark');
-          figures.push({
-            case: 'Vue, neither (remount)',
-            build: mode,
-            moveBefore: moves,
-            sessions: minted().length,
-            loads: loads.length,
-            served: served().length,
-            readyMs: returns.map((r) => r.readyMs),
-          });
+          record(
+            'Vue, neither (remount)',
+            mode,
+            moves,
+            loads.length,
+            returns.map((r) => r.readyMs),
+          );
           expect(errors).toEqual([]);
         });
       });
@@ -386,15 +384,7 @@ test.describe('the custom element (script tag)', () => {
             expect(minted()).toHaveLength(1);
             expect(served()).toEqual(minted());
             expect(loads).toHaveLength(1);
-            figures.push({
-              case: 'element moveBefore',
-              build: mode,
-              moveBefore: moves,
-              sessions: minted().length,
-              loads: loads.length,
-              served: served().length,
-              readyMs: [readyMs!],
-            });
+            record('element moveBefore', mode, moves, loads.length, [readyMs!]);
             expect(errors).toEqual([]);
           });
 
@@ -427,15 +417,7 @@ test.describe('the custom element (script tag)', () => {
           ]);
           const refused = loaded.length == 3;
           expect(loaded.filter(([status]) => status != 200)).toEqual(refused ? [[401, first]] : []);
-          figures.push({
-            case: 'element appendChild move',
-            build: mode,
-            moveBefore: moves,
-            sessions: minted().length,
-            loads: loads.length,
-            served: served().length,
-            readyMs: [readyMs!],
-          });
+          record('element appendChild move', mode, moves, loads.length, [readyMs!]);
           // (Chromium may log that answer, when it came before the frame was replaced.)
           const refusedLog = 'Failed to load resource: the server responded with a status of 401 (Unauthorized)';
           expect(errors.filter((error) => !refused || error != refusedLog)).toEqual([]);
@@ -456,15 +438,7 @@ test.describe('the custom element (script tag)', () => {
           expect(minted()).toHaveLength(2);
           expect(served()).toEqual(minted());
           expect(loads.map(({ status, url }) => [status, sessionOf(url)])).toEqual(minted().map((id) => [200, id]));
-          figures.push({
-            case: 'element keep-alive re-inserted',
-            build: mode,
-            moveBefore: moves,
-            sessions: minted().length,
-            loads: loads.length,
-            served: served().length,
-            readyMs: [readyMs!],
-          });
+          record('element keep-alive re-inserted', mode, moves, loads.length, [readyMs!]);
           expect(errors).toEqual([]);
         });
 
