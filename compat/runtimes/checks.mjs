@@ -3,6 +3,7 @@
 // runs on Node, Bun and Deno (imported as it is) and on workerd and Vercel's edge-runtime
 // (bundled). run.mjs starts the mock platform and the misbehaving upstreams on Node and passes
 // their addresses in `targets`.
+/* global ReadableStream, TextEncoder */
 import { createSessionClient, createSessionHandler, PlatformApiError } from '@platform-embed/server';
 
 /**
