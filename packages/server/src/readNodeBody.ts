@@ -81,24 +81,31 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 const textEncoder = new TextEncoder();
 const asBytes = (chunk: Uint8Array | string) => (typeof chunk === 'string' ? textEncoder.encode(chunk) : chunk);
 
+/** Whether a parser read the stream (a fake request without `readableEnded` that carries a `body` counts as read). */
+function readByParser(req: NodeBodySource): boolean {
+  return req.readableEnded === true || (req.readableEnded === undefined && req.body !== undefined);
+}
+
+/** The body a parser read: none when the request had none (whatever the parser set), else what it left on `req.body`. */
+function bodyLeftByParser(req: NodeBodySource): NodeBody {
+  if (!hasBody(req.headers)) return { body: undefined };
+  if (req.body === undefined) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, BODY_ALREADY_READ);
+  return { body: parsedBody(req.body) };
+}
+
 /**
  * The body of `req`: at most `maxBytes`, all of it received before `deadline`. The stream is
  * read with `next()`, never with `for await`, which destroys the stream (and so the connection)
  * when it stops early: an unread rest must stay readable, to be thrown away.
  */
 export async function readNodeBody(req: NodeBodySource, maxBytes: number, deadline: Deadline): Promise<NodeBody> {
-  if (req.readableEnded === true || (req.readableEnded === undefined && req.body !== undefined)) {
-    if (!hasBody(req.headers)) return { body: undefined };
-    if (req.body === undefined) throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, BODY_ALREADY_READ);
-    return { body: parsedBody(req.body) };
-  }
+  if (readByParser(req)) return bodyLeftByParser(req);
   const stream = req[Symbol.asyncIterator]();
-  let pending: Promise<IteratorResult<Uint8Array | string>> | undefined;
   const next = () => {
-    pending = stream.next();
-    // Settles after the connection closed, when nobody waits for it any more.
-    pending.catch(() => {});
-    return beforeDeadline(pending, deadline);
+    const step = stream.next();
+    // A read still pending at the deadline settles when the connection closes, unawaited.
+    step.catch(() => {});
+    return beforeDeadline(step, deadline);
   };
   const unread = (reason: UnreadBody['reason']): UnreadBody => ({
     reason,

@@ -87,10 +87,10 @@ async function send(res: NodeResponseLike, response: Response): Promise<void> {
 }
 
 /**
- * Answers a body that was not read whole (413 or 408), then closes the connection: the rest of
- * the body is not read for a next request on it. A 413 goes out at once, and the connection
- * stays open while the rest of the body is thrown away (the client, still sending, reads the
- * answer rather than a reset); a 408's client is too slow to wait for.
+ * Answers a body that was not read whole (413 or 408) with `Connection: close`: what is left of
+ * it on the connection could not be told apart from a next request. A 413 goes out at once, and
+ * the connection stays open while the rest of the body is thrown away (a client still sending
+ * reads the answer rather than a reset), then closes; a 408's client is too slow to wait for.
  */
 async function refuseUnread(res: NodeResponseLike, unread: UnreadBody): Promise<void> {
   const answer = failureAnswer(unread.reason, { Connection: 'close' });
