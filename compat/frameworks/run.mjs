@@ -35,8 +35,8 @@ import { createSessionHandler, toNodeHandler, SessionRouteErrors } from '@platfo
 
 const README = fileURLToPath(new URL('../../packages/server/README.md', import.meta.url));
 const ROUTE = '/api/embed-session';
-/** Short, so that the slow client's 408 comes in well under a second. */
-const BODY_TIMEOUT_MS = 400;
+/** Short, so that the slow client’s 408 comes in a second (and long enough to drain a 1 MiB body on a loaded machine). */
+const BODY_TIMEOUT_MS = 1000;
 const OVER_LONG_BYTES = 1024 * 1024 + 1;
 
 if (
@@ -316,8 +316,11 @@ async function checkCase(origin, row, frameworkAnswers) {
   if (row.allow) assert.equal(response.headers.get('allow'), row.allow);
 }
 
-/** Sends `count` POSTs of `bytes` of JSON one after the other on one kept-alive connection; their statuses, or what went wrong. */
-async function overLongOnKeptAliveConnection(origin, bytes, count) {
+/**
+ * Sends `count` POSTs of `bytes` of JSON one after the other on one kept-alive connection (Node's
+ * agent), with a Content-Length or chunked; their statuses, or what went wrong.
+ */
+async function overLongOnKeptAliveConnection(origin, bytes, count, { chunked = false } = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const body = Buffer.from(JSON.stringify({ who: 'x'.repeat(bytes) }));
   const outcomes = [];
@@ -327,7 +330,7 @@ async function overLongOnKeptAliveConnection(origin, bytes, count) {
         await new Promise((resolve) => {
           const request = httpRequest(
             `${origin}${ROUTE}`,
-            { method: 'POST', agent, headers: { ...json, 'content-length': body.length } },
+            { method: 'POST', agent, headers: chunked ? json : { ...json, 'content-length': body.length } },
             (response) => {
               response.resume();
               response.on('end', () => resolve(response.statusCode));
@@ -335,7 +338,9 @@ async function overLongOnKeptAliveConnection(origin, bytes, count) {
           );
           request.on('error', (error) => resolve(`${error.code ?? error.message}`));
           request.setTimeout(3000, () => request.destroy(new Error('no answer in 3 s')));
-          request.end(body);
+          // Chunked: no Content-Length, the body in pieces of 64 KiB.
+          if (chunked) for (let at = 0; at < body.length; at += 64 * 1024) request.write(body.subarray(at, at + 64 * 1024));
+          request.end(chunked ? undefined : body);
         }),
       );
   } finally {
@@ -396,6 +401,10 @@ describe('the framework matrix', { concurrency: true }, () => {
 
       test('a JSON body of 1 MiB on a kept-alive connection: 413 each time', async () => {
         assert.deepEqual(await overLongOnKeptAliveConnection(server.origin, OVER_LONG_BYTES, 3), [413, 413, 413]);
+      });
+
+      test('a JSON body of 1 MiB sent chunked (no Content-Length) on a kept-alive connection: 413 each time', async () => {
+        assert.deepEqual(await overLongOnKeptAliveConnection(server.origin, OVER_LONG_BYTES, 3, { chunked: true }), [413, 413, 413]);
       });
 
       if (setup.trickle !== false)

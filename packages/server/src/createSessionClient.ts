@@ -1,5 +1,5 @@
 import { toOrigin } from './baseUrl';
-import { MAX_TIMER_MS } from './bodyDeadline';
+import { MAX_TIMER_MS } from './bodyLimits';
 import { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode } from './platformApiError';
 import { readLimitedText } from './readLimitedBody';
 import { createRedactor } from './redactSecret';

@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_TIMEOUT_MS, timerDelay } from './bodyDeadline';
+import { DEFAULT_BODY_TIMEOUT_MS, timerDelay } from './bodyLimits';
 import { createSessionClient, type SessionClient, type SessionClientOptions } from './createSessionClient';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 import { createRedactor } from './redactSecret';

@@ -11,13 +11,10 @@
  * only when the request has a body at all (HTTP/1.1 says so with `Content-Length` or
  * `Transfer-Encoding`).
  *
- * An over-long body. Reading stops at the limit, but the connection carries the rest of it: a
- * server that closes the connection while the client is still sending makes the client's
- * system answer with a reset, which the client reports instead of the answer (or the next
- * request on a kept-alive connection gets no answer at all). So the rest is read and thrown
- * away, up to a bound, while the 413 goes out; then the connection is closed.
+ * An over-long body. Reading stops at the limit, and the rest is read and thrown away (see
+ * bodyLimits.ts) while the 413 goes out; then the connection is closed.
  */
-import { beforeDeadline, DEADLINE_PASSED, type Deadline } from './bodyDeadline';
+import { beforeDeadline, DEADLINE_PASSED, DRAIN_MAX_BYTES, type Deadline } from './bodyLimits';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 
 /** The parts of a Node request that {@link readNodeBody} reads. */
@@ -28,13 +25,6 @@ export interface NodeBodySource extends AsyncIterable<Uint8Array | string> {
   /** Node: the stream was read to its end (by a body parser, when this code did not). */
   readableEnded?: boolean;
 }
-
-/**
- * The most of an over-long body read and thrown away after its 413, so that a client still
- * sending it reads the answer, not a reset. Past it (or past the deadline), the connection is
- * closed at once.
- */
-export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A request body that was not read whole, and how to let go of what remains of it. */
 export interface UnreadBody {

@@ -3,7 +3,7 @@
  * from, and its body. Each check returns the refusal's error code, or `undefined` to go on.
  *
  * The body. None, or a little JSON, received within a deadline: a client that trickles its body
- * is answered 408 instead of holding the route (see bodyDeadline.ts).
+ * is answered 408 instead of holding the route (see bodyLimits.ts).
  *
  * Where from. A page of another site can make a browser send a request with the user's cookies
  * (a form, an `<img>`, a `fetch` without CORS), and the route would mint a session for that
@@ -21,7 +21,7 @@
  * - Without either: not a browser page's cross-site request (browsers send `Origin` on every
  *   cross-origin request and on every POST), so it is accepted: a server-side caller or a tool.
  */
-import { beforeDeadline, DEADLINE_PASSED, startDeadline, type Deadline } from './bodyDeadline';
+import { beforeDeadline, DEADLINE_PASSED, DRAIN_MAX_BYTES, startDeadline, type Deadline } from './bodyLimits';
 import type { SessionRouteError } from './routeAnswers';
 
 /** The normalized form of `allowedOrigins` entries (`https://app.example.com`), or `undefined` for a malformed one. */
@@ -62,28 +62,22 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 type Unread = 'body-too-large' | 'request-timeout';
 
 /**
- * Stops reading a body, for `reason`. Not awaited: the cancellation of one branch of a cloned
- * body settles only once the other branch is cancelled too, which the caller does.
+ * Reads at most `maxBytes` of a body before `deadline`; the reason it stopped when the body
+ * holds more or is still arriving (the reader is then left where it stopped).
  */
-function abandon(reader: ReadableStreamDefaultReader<Uint8Array>, reason: Unread): Unread {
-  reader.cancel().catch(() => {});
-  return reason;
-}
-
-/**
- * Reads at most `maxBytes` of a body stream before `deadline`; the reason it stopped when the
- * body holds more or is still arriving.
- */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, deadline: Deadline): Promise<Uint8Array | Unread> {
-  const reader = body.getReader();
+async function readAtMost(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+  deadline: Deadline,
+): Promise<Uint8Array | Unread> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const step = await beforeDeadline(reader.read(), deadline);
-    if (step === DEADLINE_PASSED) return abandon(reader, 'request-timeout');
+    if (step === DEADLINE_PASSED) return 'request-timeout';
     if (step.done) break;
     size += step.value.byteLength;
-    if (size > maxBytes) return abandon(reader, 'body-too-large');
+    if (size > maxBytes) return 'body-too-large';
     chunks.push(step.value);
   }
   const bytes = new Uint8Array(size);
@@ -95,6 +89,21 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, de
   return bytes;
 }
 
+/** Reads and throws away the rest of a body, up to {@link DRAIN_MAX_BYTES} and the deadline; then lets go of it. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: Deadline): Promise<void> {
+  let drained = 0;
+  try {
+    while (drained <= DRAIN_MAX_BYTES) {
+      const step = await beforeDeadline(reader.read(), deadline);
+      if (step === DEADLINE_PASSED || step.done) break;
+      drained += step.value.byteLength;
+    }
+  } catch {
+    // The body failed (the client went away): nothing is left to drain.
+  }
+  reader.cancel().catch(() => {});
+}
+
 /** The limits of a request body: its size, and the time it may take to arrive. */
 export interface BodyLimits {
   maxBytes: number;
@@ -104,7 +113,10 @@ export interface BodyLimits {
 /**
  * The body check: none, or at most `maxBytes` of JSON that parses, received within
  * `timeoutMs`. Reads a copy of the body (`request.clone()`), so `resolveUser` can still read the
- * request's own; a declared `Content-Length` over the limit is refused without reading anything.
+ * request's own. A declared `Content-Length` over the limit is refused without reading anything;
+ * a body found over the limit while reading is read on and thrown away (see bodyLimits.ts: a
+ * body cancelled mid-read makes some Node adapters, such as @hono/node-server, reset the
+ * connection); one still arriving at the deadline is cancelled.
  */
 export async function checkRequestBody(request: Request, { maxBytes, timeoutMs }: BodyLimits): Promise<SessionRouteError | undefined> {
   if (request.body === null) return undefined;
@@ -114,18 +126,26 @@ export async function checkRequestBody(request: Request, { maxBytes, timeoutMs }
     return 'body-too-large';
   }
   const deadline = startDeadline(timeoutMs);
-  const bytes = await readAtMost(request.clone().body!, maxBytes, deadline).finally(deadline.clear);
-  if (typeof bytes === 'string') {
-    // The request is refused: nobody reads its own body either, and its source can stop.
-    request.body.cancel().catch(() => {});
-    return bytes;
-  }
-  if (bytes.byteLength === 0) return undefined;
-  if (!JSON_CONTENT_TYPE.test(request.headers.get('content-type') ?? '')) return 'unsupported-media-type';
+  const copy = request.clone().body!.getReader();
   try {
-    JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return 'invalid-body';
+    const bytes = await readAtMost(copy, maxBytes, deadline);
+    if (typeof bytes === 'string') {
+      // The request is refused: nobody reads its own body either. Cancelling it stops the copy
+      // from keeping what the drain reads; the source stops once the copy is cancelled too.
+      request.body.cancel().catch(() => {});
+      if (bytes === 'body-too-large') await drain(copy, deadline);
+      else copy.cancel().catch(() => {});
+      return bytes;
+    }
+    if (bytes.byteLength === 0) return undefined;
+    if (!JSON_CONTENT_TYPE.test(request.headers.get('content-type') ?? '')) return 'unsupported-media-type';
+    try {
+      JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      return 'invalid-body';
+    }
+    return undefined;
+  } finally {
+    deadline.clear();
   }
-  return undefined;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_TIMEOUT_MS, startDeadline, timerDelay } from './bodyDeadline';
+import { DEFAULT_BODY_TIMEOUT_MS, startDeadline, timerDelay } from './bodyLimits';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 import { readNodeBody, type UnreadBody } from './readNodeBody';
 import { failureAnswer } from './routeAnswers';
