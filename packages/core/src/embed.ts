@@ -156,7 +156,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     host.apply(plan, next);
     const { does, changes } = plan;
     // Another viewer: nothing minted for the previous one (an initialSession) is used, the attempts count anew.
-    if ((does & RESET) == RESET) (session.give(undefined, true), policy.reset());
+    if ((does & RESET) == RESET) {
+      session.give(undefined, true);
+      policy.reset();
+    }
     const frame = attempt.frame();
     const moves = does & MOVE && frame;
     // A frame whose window is not the one routed has lost its document: the browser took it out of

@@ -109,7 +109,10 @@ let blurred: HTMLElement | undefined;
 let checking: ReturnType<typeof setInterval> | undefined;
 const giveBack = () => {
   const active = document.activeElement as HTMLElement | null;
-  if (lot?.contains(active)) blurred?.isConnected ? blurred.focus() : active!.blur();
+  if (lot?.contains(active)) {
+    if (blurred?.isConnected) blurred.focus();
+    else active!.blur();
+  }
   blurred = undefined;
 };
 const guard = (event: Event) => {
@@ -267,7 +270,10 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
   // Out of the lot and its slot.
   const unstow = () => {
     unpark(keeping);
-    if (stowedIn) (unwatch(), unslot(stowedIn));
+    if (stowedIn) {
+      unwatch();
+      unslot(stowedIn);
+    }
     parkedAs = stowedIn = undefined;
   };
   const keeping = {

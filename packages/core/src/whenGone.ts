@@ -19,7 +19,12 @@ const follow = (node: Node) => {
 // A watched node's ancestors changed: those that left the document are gone, the others followed anew.
 const check = () => {
   observer!.disconnect();
-  for (const watch of watches) watch[0].isConnected ? follow(watch[0]) : (watches.delete(watch), watch[1]());
+  for (const watch of watches)
+    if (watch[0].isConnected) follow(watch[0]);
+    else {
+      watches.delete(watch);
+      watch[1]();
+    }
 };
 
 /**
