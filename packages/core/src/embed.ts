@@ -106,6 +106,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
   const react: Reaction = (name, payload, message) => {
     if (name == 'ready') {
+      attempt.frame()!.readies++;
       end();
       policy.reset();
       handlers.ready(message as EventMessage<'ready'>);

@@ -46,9 +46,9 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
   if (!ms) return;
   const timer = setTimeout(() => {
     const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
-    let message = `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`;
+    let message = `no ready in ${ms} ms, frame ${mounted.loads ? '' : 'not '}loaded`;
     if (__DEV__)
-      message = mounted.loaded
+      message = mounted.loads
         ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
         : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`;
     fail(new EmbedError('timeout', message), true);
@@ -60,14 +60,19 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
 // host's appendChild) loads its URL again in a new window, with its spent session, and posts from
 // a window nobody routes: a failure a fresh session cures. A hidden one waits: the binding's next
 // mount sees the new window (embed.ts update()). A frame that loads another document in its window
-// after its first (navigated away, or reloaded, by itself or anyone but the SDK) tells `again`.
+// after its first (navigated away, or reloaded, by itself or anyone but the SDK) that has not said
+// `ready` by its `load` (a document says it once, before or after its `load`) tells `again`.
 // (It watches the frame's whole life, not the load attempt's scope, which `ready` ends.)
-const watchReloaded = ({ iframe, window }: Frame, current: () => boolean, fail: Fail, again: () => void) => {
-  let first = true;
+const watchReloaded = (mounted: Frame, current: () => boolean, fail: Fail, again: () => void) => {
+  const { iframe, window } = mounted;
   iframe.addEventListener('load', () => {
     if (!current()) return;
-    if (iframe.contentWindow == window) return first ? (first = false) : again();
-    if (iframe.getClientRects().length)
+    if (iframe.contentWindow == window) {
+      // (Counted from here on as if each earlier document had said it: one that never did shifts nothing.)
+      const said = mounted.readies >= mounted.loads;
+      mounted.readies = mounted.loads - (said ? 0 : 1);
+      if (!said && mounted.loads > 1) again();
+    } else if (iframe.getClientRects().length)
       fail(
         new EmbedError(
           'fatal',

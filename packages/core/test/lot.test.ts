@@ -445,6 +445,27 @@ describe('3. frames that lost their document are noticed', () => {
     expect(session).toHaveBeenCalledTimes(1);
   });
 
+  test('a document that says ready before its load event (while it parses) is ready at its load: never seen not ready', async () => {
+    const session = mintSessions();
+    const h = embedDashboard({ container: box('c'), baseUrl: BASE, publicId: 'sales', session, readyTimeout: 200 });
+    handles.push(h);
+    await flush();
+    const iframe = h.iframe!;
+    ready(h);
+    iframe.dispatchEvent(new Event('load'));
+    const states: string[] = [];
+    h.subscribe((s) => states.push(s.status));
+    // Reloaded: its new document says ready, then loads.
+    ready(h);
+    iframe.dispatchEvent(new Event('load'));
+    expect(states).toEqual(['ready']);
+    // Navigated away after: its document says nothing.
+    iframe.dispatchEvent(new Event('load'));
+    expect(states).toEqual(['ready', 'loading']);
+    // (No ready within readyTimeout, then the retry's backoff.)
+    await vi.waitFor(() => expect(session).toHaveBeenCalledTimes(2), { timeout: 2000 });
+  });
+
   test('loads before ready (a redirect while it signs in) are the first load still: the first ready timer alone decides', async () => {
     const h = embedDashboard({ container: box('c'), baseUrl: BASE, publicId: 'sales', session: mintSessions() });
     handles.push(h);
@@ -565,7 +586,7 @@ describe('9. parked means quiet and contained', () => {
     } finally {
       vi.unstubAllGlobals();
     }
-  }, 30_000);
+  }, 120_000);
 
   test('a hidden container moved (not removed) stays watched along its new ancestors', async () => {
     const b = binding();
