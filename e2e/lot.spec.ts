@@ -263,15 +263,13 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       const adopted = await page.evaluate((base) => {
         const handles = window.handles as Handle[];
         const again = [0, 1].map((i) =>
-          window.sdk
-            .createBinding()
-            .mount(window.box(`again${i}`), {
-              surface: 'dashboard',
-              baseUrl: base,
-              publicId: 'p1',
-              session: window.session,
-              keepAlive: true,
-            }),
+          window.sdk.createBinding().mount(window.box(`again${i}`), {
+            surface: 'dashboard',
+            baseUrl: base,
+            publicId: 'p1',
+            session: window.session,
+            keepAlive: true,
+          }),
         );
         return {
           adopted: again.filter((h) => handles.includes(h)).length,

@@ -1,44 +1,40 @@
 /*
- * One watch for every node the SDK waits to see leave the document (a hidden component's
- * container, the slot of a parked frame): a single MutationObserver for the page, observing only
- * the child lists of each watched node's ancestors (no subtree). A node leaves the document only
- * by a change to one of those lists, so the page's DOM work anywhere else makes no records at
- * all, whatever the number of embeds; a node moved elsewhere is followed along its new ancestors.
+ * How the SDK learns that a node it waits on (a hidden component's container, the slot of a
+ * parked frame) left the document, at no cost to the page's own DOM work: no MutationObserver, so
+ * no record of any change anywhere. A hidden marker element inside the node is told by the browser
+ * itself when it leaves the document (a custom element's `disconnectedCallback`); a move (out and
+ * back in one task, or with `moveBefore`) is not a removal. One element name for every copy of the
+ * SDK on the page: the first copy defines it, and each marker calls its own `gone`.
  */
 
-type Watch = [node: Node, gone: () => void];
+const MARKER = 'platform-embed-watch';
 
-const watches = new Set<Watch>();
-let observer: MutationObserver | undefined;
-
-// Observes the child list of every ancestor of `node`, across shadow roots.
-const follow = (node: Node) => {
-  for (let at = node.parentNode; at; at = at.parentNode ?? (at as ShadowRoot).host) observer!.observe(at, { childList: true });
-};
-
-// A watched node's ancestors changed: those that left the document are gone, the others followed anew.
-const check = () => {
-  observer!.disconnect();
-  for (const watch of watches)
-    if (watch[0].isConnected) follow(watch[0]);
-    else {
-      watches.delete(watch);
-      watch[1]();
-    }
-};
+type Marker = HTMLElement & { gone?: () => void };
 
 /**
- * Calls `gone` once `node` (in the document now) leaves the document: after the task that removed
- * it, so a move (removed and inserted again in one task) is not a removal.
+ * Calls `gone` once `node` (in the document now) leaves the document, in the microtask after the
+ * change that removed it.
  * @returns stops the watch
  */
-export function whenGone(node: Node, gone: () => void): () => void {
-  const watch: Watch = [node, gone];
-  watches.add(watch);
-  observer ??= new MutationObserver(check);
-  follow(node);
+export function whenGone(node: Element, gone: () => void): () => void {
+  if (!customElements.get(MARKER))
+    customElements.define(
+      MARKER,
+      class extends HTMLElement {
+        disconnectedCallback(this: Marker) {
+          queueMicrotask(() => this.isConnected || this.gone?.());
+        }
+        // (Moved with moveBefore: neither out nor in.)
+        connectedMoveCallback() {}
+      },
+    );
+  const marker = document.createElement(MARKER) as Marker;
+  marker.hidden = true;
+  // (The marker alone taken out, the node still in: put back.)
+  marker.gone = () => (node.isConnected ? node.append(marker) : gone());
+  node.append(marker);
   return () => {
-    // (The last watch stopped: nothing is observed any more.)
-    if (watches.delete(watch) && !watches.size) observer!.disconnect();
+    marker.gone = undefined;
+    marker.remove();
   };
 }
