@@ -1,4 +1,4 @@
-/* global location, document, performance */
+/* global location */
 // The host side of the DOM-work benchmark (bench/domWork.mjs), loaded as a module by a host page
 // on 127.0.0.1. The page holds N dashboards (N sections, each with a 320×200 container) and does
 // DOM work of its own beside them; with `?sdk` the dashboards are embeds of the core's built ESM,
