@@ -156,7 +156,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
           keepAlive: true,
           viewer,
         });
-        const ann = createBinding();
+        const ann = createBinding<'dashboard'>();
         window.ann = ann.mount(window.box('ann'), options('ann'));
         await window.whenReady(window.ann as Handle);
         window.annBinding = ann;
@@ -175,7 +175,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       // Bob signs in (no page reload) and opens the same route: not Ann's embed.
       const bob = await page.evaluate(async () => {
         const options = window.options as (viewer: string) => object;
-        const handle = window.sdk.createBinding().mount(window.box('bob'), options('bob') as never);
+        const handle = window.sdk.createBinding<'dashboard'>().mount(window.box('bob'), options('bob') as never);
         await window.whenReady(handle);
         return { same: handle === window.ann, parked: window.sdk.parkedCount() };
       });
@@ -185,7 +185,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       // Ann's embed is adopted by Ann only: the same document.
       const again = await page.evaluate(() => {
         const options = window.options as (viewer: string) => object;
-        const binding = window.sdk.createBinding();
+        const binding = window.sdk.createBinding<'dashboard'>();
         window.annAgain = binding;
         return binding.mount(window.box('ann-again'), options('ann') as never) === window.ann;
       });
@@ -218,7 +218,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
           sdk.preload('dashboard', { ...options, publicId: 'ours' }),
           PlatformEmbed.preload('dashboard', { ...options, publicId: 'theirs' }),
         ];
-        const kept = sdk.createBinding();
+        const kept = sdk.createBinding<'dashboard'>();
         const parked = kept.mount(window.box('route'), { surface: 'dashboard', ...options, publicId: 'parked', keepAlive: true });
         const shown = PlatformEmbed.embedDashboard({ container: window.box('shown'), ...options, publicId: 'shown' });
         await Promise.all([...preloads, parked, shown].map(window.whenReady));
@@ -249,7 +249,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       const parked = await page.evaluate(async (base) => {
         const { sdk } = window;
         sdk.configureParking({ max: 4 });
-        const bindings = [0, 1, 2, 3].map(() => sdk.createBinding());
+        const bindings = [0, 1, 2, 3].map(() => sdk.createBinding<'dashboard'>());
         const handles = bindings.map((b, i) =>
           b.mount(window.box(`k${i}`), { surface: 'dashboard', baseUrl: base, publicId: 'p1', session: window.session, keepAlive: true }),
         );
@@ -263,7 +263,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       const adopted = await page.evaluate((base) => {
         const handles = window.handles as Handle[];
         const again = [0, 1].map((i) =>
-          window.sdk.createBinding().mount(window.box(`again${i}`), {
+          window.sdk.createBinding<'dashboard'>().mount(window.box(`again${i}`), {
             surface: 'dashboard',
             baseUrl: base,
             publicId: 'p1',
@@ -303,7 +303,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       const result = await page.evaluate(async (base) => {
         const { sdk } = window;
         const shown = sdk
-          .createBinding()
+          .createBinding<'dashboard'>()
           .mount(window.box('c'), { surface: 'dashboard', baseUrl: base, publicId: 'p1', session: window.session, keepAlive: true });
         await window.whenReady(shown);
         const preloaded = sdk.preload('dashboard', { baseUrl: base, publicId: 'p1', session: window.session });
@@ -369,7 +369,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
           const { sdk } = window;
           const options = { surface: 'dashboard' as const, baseUrl: base, session: window.session, keepAlive: true };
           const preloaded = sdk.preload('dashboard', { baseUrl: base, publicId: 'pre', session: window.session });
-          const kept = sdk.createBinding();
+          const kept = sdk.createBinding<'dashboard'>();
           const parked = kept.mount(window.box('route'), { ...options, publicId: 'kept' });
           await Promise.all([preloaded, parked].map(window.whenReady));
           kept.unmount();
@@ -384,7 +384,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
         const adopted = await page.evaluate(async (base) => {
           const options = { surface: 'dashboard' as const, baseUrl: base, session: window.session, keepAlive: true };
           const handles = ['pre', 'kept'].map((publicId) =>
-            window.sdk.createBinding().mount(window.box(publicId), { ...options, publicId }),
+            window.sdk.createBinding<'dashboard'>().mount(window.box(publicId), { ...options, publicId }),
           );
           await Promise.all(handles.map(window.whenReady));
           return {
@@ -452,7 +452,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       expect(healedAfter).toBeLessThan(1500 + 2000);
       const adopted = await page.evaluate(async (base) => {
         const handle = window.sdk
-          .createBinding()
+          .createBinding<'dashboard'>()
           .mount(window.box('c'), { surface: 'dashboard', baseUrl: base, publicId: 'p1', session: window.session, keepAlive: true });
         return { same: handle === window.preloaded, src: handle.iframe!.src, status: handle.getState().status };
       }, embed.origin);
@@ -471,7 +471,12 @@ for (const build of Object.keys(BUILDS) as Build[]) {
         const errors = await open(page, build);
         await page.evaluate(
           async ([base, publicId]) => {
-            const handle = window.sdk.embedDashboard({ container: window.box('c'), baseUrl: base, publicId, session: window.session });
+            const handle = window.sdk.embedDashboard({
+              container: window.box('c'),
+              baseUrl: base!,
+              publicId: publicId!,
+              session: window.session,
+            });
             await window.whenReady(handle);
             handle.setColorScheme('dark');
             window.handle = handle;
@@ -499,7 +504,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
       const errors = await open(page, build, true);
       const result = await page.evaluate(async (base) => {
         const { sdk, PlatformEmbed } = window;
-        const binding = sdk.createBinding();
+        const binding = sdk.createBinding<'dashboard'>();
         const parked = binding.mount(window.box('a'), {
           surface: 'dashboard',
           baseUrl: base,
@@ -576,7 +581,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
     }) => {
       const errors = await open(page, build);
       await page.evaluate(async (base) => {
-        const binding = window.sdk.createBinding();
+        const binding = window.sdk.createBinding<'dashboard'>();
         const log: string[] = [];
         const handle = binding.mount(window.box('a'), {
           surface: 'dashboard',
