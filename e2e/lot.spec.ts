@@ -117,15 +117,17 @@ async function open(page: Page, build: Build, tag = false) {
   await page.goto(`${host.origin}/page?build=${build}${tag ? '&tag' : ''}`);
   await page.waitForFunction(() => window.loaded === true);
   // The build asked for: the development one explains a refused option, the production one names it.
-  const message = await page.evaluate(() => {
+  const message = await page.evaluate((base) => {
     try {
-      window.sdk.configureParking({ max: -1 });
+      window.sdk.embedDashboard({ container: '#nowhere', baseUrl: base, publicId: 'p1' });
     } catch (e) {
       return (e as Error).message;
     }
-  });
+  }, embed.origin);
   expect(message).toBe(
-    build === 'development' ? '[platform-embed] configureParking: max must be a whole number >= 0 (got -1)' : '[platform-embed] max',
+    build === 'development'
+      ? '[platform-embed] container "#nowhere" matches no element: render it before embedding, or pass the element itself'
+      : '[platform-embed] container',
   );
   return errors;
 }
