@@ -236,7 +236,8 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
    * detaches it: it is parked (its iframe moved into a hidden page-level lot with `moveBefore`,
    * keeping its document, session and state), and the next embed with the same name adopts it
    * at once: the same handle, no new session, the new options applied as `update()`. `true`
-   * names it by what it embeds (surface, tenant, dashboard or deployment); a string names it.
+   * names it by what it embeds (surface, tenant, dashboard or deployment); a string names it;
+   * either way only an embed of the same `viewer` adopts it.
    * Where the browser has no `moveBefore` (Safari), the parked embed keeps its handle and state
    * and loads again, with a fresh session, when adopted. See {@link configureParking}.
    * @default false
