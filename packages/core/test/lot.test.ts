@@ -584,7 +584,7 @@ describe('9. parked means quiet and contained', () => {
     expect(container.querySelectorAll('platform-embed-watch')).toHaveLength(0);
   });
 
-  test('a hidden container moved (not removed) stays watched along its new ancestors', async () => {
+  test('a hidden container moved (out and back in one task) is not gone: still watched, destroyed at its real removal', async () => {
     const b = binding();
     const outer = box('outer');
     const container = outer.appendChild(document.createElement('div'));
