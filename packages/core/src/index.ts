@@ -27,6 +27,7 @@ export {
   PRESENT,
   READY_TIMEOUT,
   RELOAD,
+  RESET,
   RETARGET,
   RETRY_BASE,
   RETRY_COUNT,
@@ -99,6 +100,6 @@ export {
 export { listenerCount } from './listener';
 export { actionHelpers } from './actionHelpers';
 export { IDLE, type EmbedState, type EmbedStatus } from './status';
-export { configureParking, parkedCount, type ParkingLimits } from './parking';
+export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';
 export { createEmbed, embedApp, embedChat, embedDashboard, preload, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
 export { createBinding, type EmbedBinding } from './binding';
