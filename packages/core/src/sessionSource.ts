@@ -43,8 +43,8 @@ export const renewHint = (options: AnyOptions): string =>
   __DEV__ && typeof options.session != 'function' ? '; a session id string cannot be renewed: pass session as a function' : '';
 
 // `Retry-After` as RFC 9110 has it, in ms, bounded: delta-seconds (digits only) or an HTTP date
-// (IMF-fixdate, or the obsolete RFC 850 and asctime forms, which is GMT); else (`1e1`, `0x0A`,
-// `2.5`, `-1`, words) no wait.
+// (IMF-fixdate, or the obsolete RFC 850 and asctime forms; asctime names no zone: GMT); else
+// (`1e1`, `0x0A`, `2.5`, `-1`, words, no header: "null") no wait.
 const HTTP_DATE = /^\w{3,9}, \d\d[ -]\w{3}[ -]\d{2,4} [\d:]{8} GMT$|^\w{3} \w{3} [ \d]\d [\d:]{8} \d{4}$/;
 const retryAfter = (header: string | null) =>
   Math.min(
