@@ -87,7 +87,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const handlers = createHandlers(current);
   const status = createStatus((fn, args) => handlers.call(fn, 'state', args));
   const host = createHostState(o);
-  const session = createSessionSource(current);
+  const session = createSessionSource(current, handlers.diagnose);
   const policy = createRetryPolicy(current, later, handlers.diagnose);
   const isStatus = (name: EmbedStatus) => status.get().status == name;
   const redact = (text: string) => redactSessions(text, session.current());

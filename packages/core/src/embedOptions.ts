@@ -139,11 +139,14 @@ export type SessionResult = string | { sessionId: string } | Response;
  *
  * Sessions are single-use: the function is called once for every iframe load (first
  * mount, each `reload()`, each retry, each change of what is embedded), never reused. Its
- * `signal` aborts when the load is superseded, times out or the embed is destroyed.
+ * `signal` aborts when the load is superseded, times out or the embed is destroyed; using it is
+ * optional.
  *
  * The function may return the `Response` of its `fetch` as it is: the SDK reads it (a 2xx
  * with `{ sessionId }`; a 5xx, 429 or 408 is a failure a later call may cure, retried after its
  * `Retry-After`; another 4xx is the route refusing, not retried), so no HTTP failure is hidden.
+ * It reads at most `MAX_SESSION_BODY` bytes, and cancels the body when `signal` aborts. An id
+ * longer than `MAX_SESSION_ID` is refused.
  * @example
  * ```ts
  * session: () => fetch('/api/embed-session', { method: 'POST' })
@@ -160,7 +163,12 @@ export type Diagnostic =
   /** A host handler or state listener threw; other handlers still ran. */
   | { kind: 'handler-error'; type: string; error: unknown }
   /** A load failed with `error` and is tried again, with a fresh session, in `delay` ms: attempt `attempt` of `of`. */
-  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError };
+  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError }
+  /**
+   * The page-wide record of used session ids and rate-limit waits, shared by every copy of the
+   * SDK on the page, holds something else (another script wrote it): this copy keeps its own.
+   */
+  | { kind: 'page-record' };
 
 /** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
 export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;

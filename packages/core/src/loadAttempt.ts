@@ -19,14 +19,15 @@ import { buildEmbedUrl, redactSession } from './url';
 /** Fails the current attempt; `renewable` when a fresh session may cure it. */
 export type Fail = (failure: SessionFailure, renewable?: boolean) => void;
 
-// The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
+// The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix. A
+// report-only policy (how sites roll one out) blocks nothing: its violations are not failures.
 const watchPolicy = (origin: string, later: Scope['later'], fail: Fail) => {
   const blocked = (e: SecurityPolicyViolationEvent) => {
     let from = '';
     try {
       from = new URL(e.blockedURI).origin;
     } catch {}
-    if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
+    if (from === origin && e.disposition != 'report' && /^(frame|child|default)-src/.test(e.effectiveDirective))
       fail(
         new EmbedError(
           'blocked',
