@@ -112,6 +112,16 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase
     const handlers: Record<string, unknown> = { onEvent: (message: unknown) => zone.run(() => outputs['event']!.emit(message)) };
     for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
       handlers[eventProp(event)] = (payload: unknown) => zone.run(() => outputs[outputName(event)]!.emit(payload));
+    // The SDK's errors go to the console unless the host hears them: while something (an
+    // `(error)` binding) subscribes to the `error` output.
+    const error = outputs['error']!;
+    const subscribe = error.subscribe.bind(error);
+    let heard = 0;
+    error.subscribe = (listener) => {
+      const subscription = subscribe(listener);
+      let counted = !!++heard;
+      return { unsubscribe: () => (counted && heard--, (counted = false), subscription.unsubscribe()) };
+    };
     this.binding.subscribe(() => zone.run(() => this.current.set(this.binding.getState())));
     // The router takes a route's view out of the document (which unloads an iframe) before any
     // hook of its components runs; @platform-embed/angular/router moves the route's embeds aside
@@ -127,6 +137,7 @@ export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase
     afterRenderEffect(() => {
       const options: Record<string, unknown> = { ...handlers, surface: this.surface };
       for (const name of names) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
+      if (!heard) delete options.onError;
       back();
       untracked(() => {
         if (away && !container.isConnected) return;

@@ -42,6 +42,7 @@ function actionsPosted(el: PlatformElement) {
 afterEach(() => {
   document.body.innerHTML = '';
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('definition and upgrade', () => {
@@ -75,11 +76,13 @@ describe('definition and upgrade', () => {
     expect(Object.hasOwn(el, 'session')).toBe(false);
   });
 
-  test('waits for its required attributes, then mounts once', async () => {
+  test('without a required attribute: the error state naming it; given it, mounts once', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
     document.body.innerHTML = `<platform-app base-url="${TENANT}" session="s-a"></platform-app>`;
     const el = document.body.firstElementChild as PlatformAppElement;
     await tick();
-    expect(el.state.status).toBe('idle');
+    expect(el.state.status).toBe('error');
+    expect(el.state.error!.message).toBe('[platform-embed] <platform-app> needs a deployment-id attribute');
     expect(el.querySelector('iframe')).toBeNull();
     el.setAttribute('deployment-id', '42');
     await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/d/42/app?session=s-a`));
@@ -130,13 +133,13 @@ describe('attributes to options', () => {
   });
 
   test.each([
-    ['base-url="ftp://tenant.example"', 'baseUrl'],
-    ['base-url="http://tenant.example"', 'baseUrl'],
+    ['base-url="ftp://tenant.example"', "base-url must be your tenant's https:// address"],
+    ['base-url="http://tenant.example"', "base-url must be your tenant's https:// address"],
     [`filters='{"orders.status":'`, 'attribute filters must be a JSON object'],
-    [`time-grains='{"orders.created_at":"fortnight"}'`, 'timeGrains: "orders.created_at" must be second|minute'],
+    [`time-grains='{"orders.created_at":"fortnight"}'`, 'time-grains: "orders.created_at" must be second|minute'],
     ['allow-export="yes"', 'attribute allow-export must be "true", "false" or empty (got "yes")'],
     ['ready-timeout="soon"', 'attribute ready-timeout must be a number'],
-    ['color-scheme="purple"', '"scheme" must be light|dark|auto'],
+    ['color-scheme="purple"', '"color-scheme" must be light|dark|auto (got "purple")'],
     [`theme='["red"]'`, 'attribute theme must be a JSON object'],
     ['sandbox="allow-forms"', '"sandbox" must be string with allow-scripts and allow-same-origin'],
   ])('invalid %s: error state naming it, no throw, no iframe', async (attributes, message) => {
@@ -300,11 +303,13 @@ describe('actions', () => {
     await tick();
     expect(el.handle!.iframe).toBe(iframe);
     expect(post.mock.calls.map(([m]) => JSON.stringify(m.payload)).sort()).toEqual(['{"locale":"fr"}', '{"scheme":"light"}']);
+    // An invalid change is refused: the embed goes on as it was.
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     el.setAttribute('theme', 'not json');
     await tick();
-    expect(el.state.status).toBe('error');
-    expect(el.state.error!.message).toContain('attribute theme must be a JSON object');
-    expect(listenerCount()).toBe(0);
+    expect(el.state.status).toBe('ready');
+    expect(el.handle!.iframe).toBe(iframe);
+    expect(error).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ message: expect.stringContaining('attribute theme must be a JSON object') }));
   });
 });
 
