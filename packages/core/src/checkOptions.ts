@@ -83,11 +83,18 @@ const warnUnknown = (options: Record<string, unknown>) => {
  * @param session whether it has a session
  * @internal
  */
-export function checkAttributes(tag: string, unknown: string[], known: string[], missing: string[], session: boolean): EmbedError | undefined {
+export function checkAttributes(
+  tag: string,
+  unknown: string[],
+  known: string[],
+  missing: string[],
+  session: boolean,
+): EmbedError | undefined {
   if (__DEV__)
     for (const name of unknown) {
       const like = closestName(name, known);
-      if (like && !warned.has(name)) console.warn(`[platform-embed] <${tag}>: unknown attribute "${name}" is ignored: did you mean "${like}"?`);
+      if (like && !warned.has(name))
+        console.warn(`[platform-embed] <${tag}>: unknown attribute "${name}" is ignored: did you mean "${like}"?`);
       warned.add(name);
     }
   let problem = missing[0];

@@ -1,6 +1,15 @@
 import type { AnyOptions, Diagnostic } from './embedOptions';
 import { EmbedError, reportError } from './errors';
-import { EVENT_PREFIX, EVENT_SCHEMAS, eventProp, isEventName, shortName, type EventMessage, type EventName, type Surface } from './protocol';
+import {
+  EVENT_PREFIX,
+  EVENT_SCHEMAS,
+  eventProp,
+  isEventName,
+  shortName,
+  type EventMessage,
+  type EventName,
+  type Surface,
+} from './protocol';
 import { createRegistry, type Unsubscribe } from './registry';
 
 /*

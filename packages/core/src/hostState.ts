@@ -41,12 +41,7 @@ const actionOf = (name: KeptName, value: unknown, member: string | undefined, ma
  * @param make builds each action as is (replayed at `ready`); without it each is validated and copied (a change the host asks for)
  * @throws {EmbedError} `invalid-option` when a value does not fit its action (without `make`), naming the option.
  */
-export function keptChanges(
-  name: KeptName,
-  before: unknown,
-  after: unknown,
-  make?: Make,
-): { changes: KeptChange[]; removed: string[] } {
+export function keptChanges(name: KeptName, before: unknown, after: unknown, make?: Make): { changes: KeptChange[]; removed: string[] } {
   const changes: KeptChange[] = [];
   const removed: string[] = [];
   const change = (value: unknown, member?: string) => changes.push({ name, value, member, message: actionOf(name, value, member, make) });

@@ -136,7 +136,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
         this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message })),
     ]),
   );
-  #onEvent = (message: EventMessage) => this.#heard || message.type != EVENT_PREFIX + 'error' || this.#handlers.onError!(message.payload, message);
+  #onEvent = (message: EventMessage) =>
+    this.#heard || message.type != EVENT_PREFIX + 'error' || this.#handlers.onError!(message.payload, message);
 
   /**
    * @param surface the surface this element embeds

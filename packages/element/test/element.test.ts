@@ -309,7 +309,9 @@ describe('actions', () => {
     await tick();
     expect(el.state.status).toBe('ready');
     expect(el.handle!.iframe).toBe(iframe);
-    expect(error).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ message: expect.stringContaining('attribute theme must be a JSON object') }));
+    expect(error).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ message: expect.stringContaining('attribute theme must be a JSON object') }),
+    );
   });
 });
 

@@ -94,7 +94,9 @@ describe('mounting', () => {
     render(<PlatformDashboard ref={ref} baseUrl="ftp://tenant.example" publicId="x" session="s" />);
     expect(ref.current).toBeNull();
     expect(iframes()).toEqual([]);
-    expect(error).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ code: 'invalid-option', message: expect.stringMatching(/baseUrl must be your tenant's https/) }));
+    expect(error).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ code: 'invalid-option', message: expect.stringMatching(/baseUrl must be your tenant's https/) }),
+    );
     vi.restoreAllMocks();
   });
 });
