@@ -154,6 +154,10 @@ export function mistakeTable(driver: MistakeDriver): void {
       expect(driver.state().error?.code).toBe('invalid-option');
       expect(driver.state().error?.message).toContain(words(row, production));
       expect(driver.errorUi()).toContain(words(row, production));
+      // One live region per embed: the binding's error UI is the alert.
+      const alerts = document.querySelectorAll('[role=alert]');
+      expect(alerts).toHaveLength(1);
+      expect(alerts[0]!.textContent).toContain(words(row, production));
       expect(iframes()).toEqual([]);
       // The host's app renders and works; rendering it again reports nothing twice.
       expect(await driver.click()).toBe('clicked 1');

@@ -309,7 +309,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     }
     const problem = checkAttributes(
       this.localName,
-      names.filter((name) => !KNOWN.includes(name) && !(name in this)),
+      // (Not the page's own: HTML's, `data-` and `aria-` attributes.)
+      names.filter((name) => !KNOWN.includes(name) && !(name in this) && !/^(data|aria)-/.test(name)),
       KNOWN,
       ['base-url', this.idAttribute!].filter((name) => name && !names.includes(name)),
       options.session !== undefined || options.initialSession !== undefined,
