@@ -8,17 +8,17 @@ import { settle } from '../../core/test/helpers';
 
 // The mistake table through a host template's bindings, in an app with a counter of its own;
 // the error template, and `(error)` bound in the host that hears.
-const template = (error: string) => `
-  <button (click)="clicks.set(clicks() + 1)">clicked {{ clicks() }}</button>
-  <platform-embed-dashboard
-    [baseUrl]="o().baseUrl!" [publicId]="o().publicId!" [session]="o().session" [colorScheme]="o().colorScheme" [theme]="o().theme"
-    [readyTimeout]="o().readyTimeout" [allowExport]="o().allowExport" [filters]="o().filters" [sandbox]="o().sandbox"
-    [title]="o().title" [retry]="o().retry" ${error}
-  >
-    <ng-template platformEmbedError let-error><p data-error-ui>{{ error.message }}</p></ng-template>
-  </platform-embed-dashboard>`;
+// (Static, for Angular's compiler: the two hosts differ in the `(error)` binding only.)
+const BUTTON = '<button (click)="clicks.set(clicks() + 1)">clicked {{ clicks() }}</button>';
+const INPUTS = `[baseUrl]="o().baseUrl!" [publicId]="o().publicId!" [session]="o().session" [colorScheme]="o().colorScheme"
+  [theme]="o().theme" [readyTimeout]="o().readyTimeout" [allowExport]="o().allowExport" [filters]="o().filters"
+  [sandbox]="o().sandbox" [title]="o().title" [retry]="o().retry"`;
+const ERROR_UI = '<ng-template platformEmbedError let-error><p data-error-ui>{{ error.message }}</p></ng-template>';
 
-@Component({ imports: [PlatformDashboard, PlatformEmbedError], template: template('') })
+@Component({
+  imports: [PlatformDashboard, PlatformEmbedError],
+  template: `${BUTTON}<platform-embed-dashboard ${INPUTS}>${ERROR_UI}</platform-embed-dashboard>`,
+})
 class App {
   readonly clicks = signal(0);
   readonly o = signal<Options>({});
@@ -26,7 +26,10 @@ class App {
   hear?: (payload: Record<string, unknown>) => void;
 }
 
-@Component({ imports: [PlatformDashboard, PlatformEmbedError], template: template('(error)="hear!($event)"') })
+@Component({
+  imports: [PlatformDashboard, PlatformEmbedError],
+  template: `${BUTTON}<platform-embed-dashboard ${INPUTS} (error)="hear!($event)">${ERROR_UI}</platform-embed-dashboard>`,
+})
 class HearingApp extends App {}
 
 let fixture: ComponentFixture<App> | undefined;

@@ -153,7 +153,10 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
         if (words) error = new EmbedError(error.code, words(error.message.slice(PREFIX.length)));
         if (error.message != reported) {
           reported = error.message;
-          if (!current) ((failed = { status: 'error', error, ready: null }), notify());
+          if (!current) {
+            failed = { status: 'error', error, ready: null };
+            notify();
+          }
           const onError = next.onError as Function | undefined;
           reportError(error, !current, surface, (args) => onError && (callHost(onError, args), 1));
         }
