@@ -90,23 +90,26 @@ export function checkAttributes(
   missing: string[],
   session: boolean,
 ): EmbedError | undefined {
-  if (__DEV__)
-    for (const name of unknown) {
-      const like = closestName(name, known);
-      if (like && !warned.has(name))
-        console.warn(`[platform-embed] <${tag}>: unknown attribute "${name}" is ignored: did you mean "${like}"?`);
-      warned.add(name);
-    }
+  // An attribute that reads like a session's, on an element without one.
+  const typo = !session && unknown.find((name) => /sess|sion/.test(name));
   let problem = missing[0];
   if (problem && __DEV__) {
     const instead = closestName(problem, unknown);
     problem = `<${tag}> needs a ${problem} attribute${instead ? ` (${instead} is not one: did you mean ${problem}?)` : ''}`;
   }
-  const typo = !session && unknown.find((name) => /sess|sion/.test(name));
   if (!problem && typo)
     problem = __DEV__
       ? `${typo} is not an attribute of <${tag}>: did you mean ${closestName(typo, known) ?? 'session-url'}? (Without a session it opens in private mode, where the viewer signs in.)`
       : typo;
+  if (__DEV__)
+    for (const name of unknown) {
+      const like = closestName(name, known);
+      // (A misspelling the error names is not warned about too.)
+      if (like && !warned.has(name) && !missing.includes(like) && name != typo) {
+        warned.add(name);
+        console.warn(`[platform-embed] <${tag}>: unknown attribute "${name}" is ignored: did you mean "${like}"?`);
+      }
+    }
   if (problem) return new EmbedError('invalid-option', problem);
 }
 

@@ -457,8 +457,11 @@ describe('attribute mistakes are answered within the parse task, in the words of
     async (_, development, html, message) => {
       globalThis.__DEV__ = development;
       const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       try {
         const el = await parsed(html);
+        // (The misspelling is named by the error, not warned about too.)
+        expect(warn).not.toHaveBeenCalled();
         expect(el.state.status).toBe('error');
         expect(el.state.error!.code).toBe('invalid-option');
         expect(el.state.error!.message).toBe(message);
