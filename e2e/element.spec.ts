@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type * as ElementPackage from '../packages/element/src/index';
 import { startFakeEmbed } from './support/fakeEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
@@ -20,10 +23,11 @@ const hostPage = (embedOrigin: string) => `<!doctype html><title>host</title>
 <platform-dashboard base-url="${embedOrigin}" public-id="p1" session-url="/api/session" color-scheme="dark" allow-export
   style="display:block;width:400px;height:300px"></platform-dashboard>`;
 
-// Attribute mistakes, as a new user writes them in plain HTML: each element answers within the
-// parse task (the script after them already sees it), in the words of the markup; the page goes on.
+// Attribute mistakes, as a new user writes them in plain HTML with the script tag of the package
+// as `pnpm pack` writes it: each element answers within the parse task (the script after them
+// already sees it), in the words of the markup; the page goes on.
 const mistakesPage = (embedOrigin: string, script: string) => `<!doctype html><title>mistakes</title>
-<script src="/element/${script}"></script>
+<script src="/packed/${script}"></script>
 <button id="counter" onclick="this.textContent = 'clicked ' + (++this.dataset.n)" data-n="0">clicked 0</button>
 <platform-dashboard id="misspelled-id" base-url="${embedOrigin}" pubilc-id="p1" session-url="/api/session"></platform-dashboard>
 <platform-dashboard id="misspelled-base" base-ur="${embedOrigin}" public-id="p1" session-url="/api/session"></platform-dashboard>
@@ -38,13 +42,19 @@ const mistakesPage = (embedOrigin: string, script: string) => `<!doctype html><t
 
 let host: RunningServer;
 let embed: RunningServer;
+let packed: string;
 const sessionRequests: { method?: string; body: string }[] = [];
 
 test.beforeAll(async () => {
+  // The package's tarball, unpacked: its dist is what a CDN serves.
+  packed = mkdtempSync(join(tmpdir(), 'platform-embed-element-pack-'));
+  execFileSync('pnpm', ['pack', '--pack-destination', packed], { cwd: resolve(elementDist, '..'), stdio: 'pipe' });
+  const tarball = readdirSync(packed).find((file) => file.endsWith('.tgz'))!;
+  execFileSync('tar', ['-xzf', tarball], { cwd: packed });
   embed = await startFakeEmbed(() => host.origin);
   host = await startStaticServer({
     host: '127.0.0.1',
-    mounts: { '/element/': elementDist },
+    mounts: { '/element/': elementDist, '/packed/': join(packed, 'package/dist') },
     pages: {
       '/': hostPage(embed.origin),
       '/mistakes/development': mistakesPage(embed.origin, 'platform-embed.js'),
@@ -63,6 +73,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await Promise.all([host?.close(), embed?.close()]);
+  if (packed) rmSync(packed, { recursive: true, force: true });
 });
 
 test('script tag: <platform-dashboard> across two origins with session-url, events, actions, reload and removal', async ({ page }) => {

@@ -15,7 +15,7 @@ import { createRegistry, type Unsubscribe } from './registry';
 /*
  * The host's handlers of one embed: the `on<Event>` options and those added with `on`/`once`
  * (the catch-all `'*'` included), called with (payload, message) or (message); `onDiagnostic`;
- * and `debug` logging. A host's bug stays the host's: a handler that throws is reported and
+ * `debug` logging; and the report of a failure that put the embed in `error`. A host's bug stays the host's: a handler that throws is reported and
  * the others still run. `ready` is sticky: a handler added after it is called at once.
  */
 
