@@ -73,7 +73,7 @@ export const PARTS = {
     ],
   ],
   'validation of actions (the engine stays for events)': [
-    ["problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", ''],
+    ["return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];", 'return [problem, copy];'],
   ],
   'the ready timeout': [['watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);', '']],
   'the session call timeout': [['const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
