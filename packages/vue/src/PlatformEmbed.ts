@@ -137,7 +137,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
             ? h(
                 'div',
                 { role: error && 'alert', style: 'position:absolute;inset:0' },
-                slot({ error: error!, retry: () => embed.value!.reload() }),
+                slot({ error: error!, retry: () => void embed.value?.reload() }),
               )
             : undefined,
         );
