@@ -90,6 +90,24 @@ const sessionsOf = (loads: string[]) => loads.map((url) => new URL(url).searchPa
 const iframeSrc = (page: Page) => page.locator('platform-embed-dashboard iframe').getAttribute('src');
 const sessionOf = (src: string | null) => (src ? new URL(src).searchParams.get('session') : null);
 
+/** A bad input costs the embed, never the page: the page renders and responds, the error template says why, one console line. */
+async function badInputCostsTheEmbed(page: Page, origin: string) {
+  const lines: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && lines.push(message.text()));
+  expected = /"colorScheme" must be light\|dark\|auto \(got "purple"\)/;
+  await page.goto(`${origin}/mistake?platform=${encodeURIComponent(platform.origin)}&scheme=purple`);
+  await expect(page.getByTestId('error')).toHaveText('[platform-embed] "colorScheme" must be light|dark|auto (got "purple")');
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'Sales' })).toBeVisible();
+  await expect(page.getByTestId('after')).toBeVisible();
+  await page.getByTestId('counter').click();
+  await page.getByTestId('counter').click();
+  await expect(page.getByTestId('counter')).toHaveText('clicked 2');
+  await expect(page.locator('platform-embed-dashboard iframe')).toHaveCount(0);
+  expect(platform.sessions()).toHaveLength(0);
+  expect(lines.filter((line) => expected!.test(line))).toHaveLength(1);
+}
+
 for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
   test.describe(`fresh Angular app (${build === 'zone' ? 'zone.js' : 'zoneless'})`, () => {
     let server: AngularServer;
@@ -166,6 +184,10 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
       await expect(page.getByTestId('status')).toHaveText('ready');
     });
 
+    test('a bad input (a color scheme from the query) costs the embed, never the page', async ({ page }) => {
+      await badInputCostsTheEmbed(page, server.origin);
+    });
+
     test('outputs fire with their typed payloads, in the zone with zone.js', async ({ page }) => {
       await page.goto(pageUrl());
       const embed = embedOf(page);
@@ -181,7 +203,8 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
 
     test('the error template shows why the load failed, and its retry loads again', async ({ page }) => {
       // The session route fails twice: the first load and its one retry (`[retry]="1"`).
-      expected = /Failed to load resource: the server responded with a status of 503/;
+      // (The page hears no `(error)`: the failure is written to the console, once.)
+      expected = /Failed to load resource: the server responded with a status of 503|EmbedError: .*HTTP 503/;
       await fetch(`${server.origin}/test/fail-sessions/2`, { method: 'POST' });
       await page.goto(pageUrl());
       const alert = page.getByRole('alert');
@@ -257,6 +280,20 @@ for (const build of ['zoneless', 'zone'] as AngularBuild[]) {
     }
   });
 }
+
+test.describe('fresh Angular app, its development build', () => {
+  let server: AngularServer;
+  test.beforeAll(async () => {
+    server = await startAngularServer('development', platform);
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+
+  test('a bad input (a color scheme from the query) costs the embed, never the page', async ({ page }) => {
+    await badInputCostsTheEmbed(page, server.origin);
+  });
+});
 
 test.describe('the README’s Angular guide for the custom element, in the fresh app (zoneless)', () => {
   let server: AngularServer;

@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type * as ElementPackage from '../packages/element/src/index';
 import { startFakeEmbed } from './support/fakeEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
@@ -20,16 +23,43 @@ const hostPage = (embedOrigin: string) => `<!doctype html><title>host</title>
 <platform-dashboard base-url="${embedOrigin}" public-id="p1" session-url="/api/session" color-scheme="dark" allow-export
   style="display:block;width:400px;height:300px"></platform-dashboard>`;
 
+// Attribute mistakes, as a new user writes them in plain HTML with the script tag of the package
+// as `pnpm pack` writes it: each element answers within the parse task (the script after them
+// already sees it), in the words of the markup; the page goes on.
+const mistakesPage = (embedOrigin: string, script: string) => `<!doctype html><title>mistakes</title>
+<script src="/packed/${script}"></script>
+<button id="counter" onclick="this.textContent = 'clicked ' + (++this.dataset.n)" data-n="0">clicked 0</button>
+<platform-dashboard id="misspelled-id" base-url="${embedOrigin}" pubilc-id="p1" session-url="/api/session"></platform-dashboard>
+<platform-dashboard id="misspelled-base" base-ur="${embedOrigin}" public-id="p1" session-url="/api/session"></platform-dashboard>
+<platform-chat id="misspelled-session" base-url="${embedOrigin}" sesion-url="/api/session"></platform-chat>
+<platform-dashboard id="bad-scheme" base-url="${embedOrigin}" public-id="p1" session-url="/api/session" color-scheme="drak"></platform-dashboard>
+<platform-dashboard id="unknown-attribute" base-url="${embedOrigin}" public-id="p1" session-url="/api/session" allow-exprt part="embed" title="Sales"
+  style="display:block;width:400px;height:300px"></platform-dashboard>
+<script>
+  window.atParse = Object.fromEntries([...document.querySelectorAll('[id]')].filter((el) => el.state).map((el) => [el.id, el.state.status + ' ' + (el.state.error?.message ?? '')]));
+</script>
+<p id="after">the rest of the page</p>`;
+
 let host: RunningServer;
 let embed: RunningServer;
+let packed: string;
 const sessionRequests: { method?: string; body: string }[] = [];
 
 test.beforeAll(async () => {
+  // The package's tarball, unpacked: its dist is what a CDN serves.
+  packed = mkdtempSync(join(tmpdir(), 'platform-embed-element-pack-'));
+  execFileSync('pnpm', ['pack', '--pack-destination', packed], { cwd: resolve(elementDist, '..'), stdio: 'pipe' });
+  const tarball = readdirSync(packed).find((file) => file.endsWith('.tgz'))!;
+  execFileSync('tar', ['-xzf', tarball], { cwd: packed });
   embed = await startFakeEmbed(() => host.origin);
   host = await startStaticServer({
     host: '127.0.0.1',
-    mounts: { '/element/': elementDist },
-    pages: { '/': hostPage(embed.origin) },
+    mounts: { '/element/': elementDist, '/packed/': join(packed, 'package/dist') },
+    pages: {
+      '/': hostPage(embed.origin),
+      '/mistakes/development': mistakesPage(embed.origin, 'platform-embed.js'),
+      '/mistakes/production': mistakesPage(embed.origin, 'platform-embed.min.js'),
+    },
     routes: async (req, res) => {
       if (req.url !== '/api/session') return false;
       let body = '';
@@ -43,6 +73,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await Promise.all([host?.close(), embed?.close()]);
+  if (packed) rmSync(packed, { recursive: true, force: true });
 });
 
 test('script tag: <platform-dashboard> across two origins with session-url, events, actions, reload and removal', async ({ page }) => {
@@ -118,3 +149,42 @@ test('script tag: <platform-dashboard> across two origins with session-url, even
   ]);
   expect(errors).toEqual([]);
 });
+
+for (const build of ['development', 'production'] as const)
+  test(`script tag (${build}): attribute mistakes in plain HTML cost their element, never the page, answered in the parse task`, async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    const lines: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => (m.type() == 'error' || m.type() == 'warning') && lines.push(`${m.type()} ${m.text()}`));
+    await page.goto(`${host.origin}/mistakes/${build}`);
+    const dev = build == 'development';
+    expect(await page.evaluate(() => (window as unknown as { atParse: Record<string, string> }).atParse)).toEqual({
+      'misspelled-id': `error [platform-embed] ${dev ? '<platform-dashboard> needs a public-id attribute (pubilc-id is not one: did you mean public-id?)' : 'public-id'}`,
+      'misspelled-base': `error [platform-embed] ${dev ? '<platform-dashboard> needs a base-url attribute (base-ur is not one: did you mean base-url?)' : 'base-url'}`,
+      'misspelled-session': `error [platform-embed] ${dev ? 'sesion-url is not an attribute of <platform-chat>: did you mean session-url? (Without a session it opens in private mode, where the viewer signs in.)' : 'sesion-url'}`,
+      'bad-scheme': 'error [platform-embed] "color-scheme" must be light|dark|auto (got "drak")',
+      'unknown-attribute': 'loading ',
+    });
+    // The embed without a mistake loads; the others have no frame (no private sign-in page either).
+    await page.waitForFunction(() => document.querySelector<ElementPackage.PlatformElement>('#unknown-attribute')!.state.status == 'ready');
+    expect(await page.evaluate(() => [...document.querySelectorAll('iframe')].map((f) => f.parentElement!.id))).toEqual([
+      'unknown-attribute',
+    ]);
+    // The page goes on: what follows the elements rendered, and it responds.
+    await expect(page.locator('#after')).toHaveText('the rest of the page');
+    await page.click('#counter');
+    await page.click('#counter');
+    await expect(page.locator('#counter')).toHaveText('clicked 2');
+    // One console line per element in error (no listener hears them); a did-you-mean warning in development only.
+    const reported = lines.filter((line) => line.startsWith('error EmbedError'));
+    expect(reported).toHaveLength(4);
+    expect(reported[3]).toContain('"color-scheme" must be light|dark|auto (got "drak")');
+    expect(lines.filter((line) => line.startsWith('warning'))).toEqual(
+      dev
+        ? ['warning [platform-embed] <platform-dashboard>: unknown attribute "allow-exprt" is ignored: did you mean "allow-export"?']
+        : [],
+    );
+    expect(errors).toEqual([]);
+  });

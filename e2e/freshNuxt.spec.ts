@@ -52,6 +52,28 @@ const probeOf = async (page: Page, url: string): Promise<Probe> => {
   return probe!;
 };
 
+/** A bad prop costs the embed, never the page: the page renders and responds, the #error slot says why, one console line. */
+async function badPropCostsTheEmbed(page: Page, origin: string) {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // (But the browser's line for the page's missing favicon.)
+  page.on('console', (message) => message.type() === 'error' && !/favicon/.test(message.location().url) && errors.push(message.text()));
+  platform.reset();
+  await page.goto(`${origin}/mistake?scheme=purple`);
+  await expect(page.getByTestId('error')).toHaveText('[platform-embed] "colorScheme" must be light|dark|auto (got "purple")', {
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'Sales' })).toBeVisible();
+  await expect(page.getByTestId('after')).toBeVisible();
+  await page.getByTestId('counter').click();
+  await page.getByTestId('counter').click();
+  await expect(page.getByTestId('counter')).toHaveText('clicked 2');
+  await expect(page.locator('iframe')).toHaveCount(0);
+  expect(platform.sessions()).toHaveLength(0);
+  expect(errors).toEqual([expect.stringContaining('"colorScheme" must be light|dark|auto (got "purple")')]);
+}
+
 test("nuxi typecheck and nuxi build: the README's files in a fresh Nuxt app", async () => {
   test.setTimeout(300_000);
   app = fresh.app('nuxt');
@@ -66,6 +88,26 @@ test("nuxi typecheck and nuxi build: the README's files in a fresh Nuxt app", as
     'server/api/embed-session.post.ts': readmeFile('ts', 'server/api/embed-session.post.ts'),
     // The reader's auth, which the README leaves out (a server util: auto-imported by Nitro).
     'server/utils/getUser.ts': `export async function getUser(_request: Request) {\n  return { id: 'jane', email: 'jane@example.com' };\n}\n`,
+    // A bad prop: a color scheme from the page's query (as a CMS or a config would give it), which
+    // nothing checks before the SDK. It must cost the embed, never the page.
+    'app/pages/mistake.vue': `<script setup lang="ts">
+import { computed, ref } from 'vue';
+import { PlatformDashboard, type ColorScheme } from '@platform-embed/vue';
+
+const scheme = computed(() => useRoute().query.scheme as ColorScheme);
+const clicks = ref(0);
+const session = () => $fetch<{ sessionId: string }>('/api/embed-session', { method: 'POST' });
+</script>
+
+<template>
+  <h1>Sales</h1>
+  <button data-testid="counter" @click="clicks++">clicked {{ clicks }}</button>
+  <PlatformDashboard :base-url="'${platform.origin}'" public-id="sales-overview" :session="session" :color-scheme="scheme" style="height: 300px">
+    <template #error="{ error }"><p data-testid="error">{{ error.message }}</p></template>
+  </PlatformDashboard>
+  <p data-testid="after">The rest of the page</p>
+</template>
+`,
     // A page whose component runs the development probe once mounted.
     'app/probe.js': PROBE,
     'app/pages/probe.vue': `<script setup lang="ts">
@@ -110,6 +152,7 @@ test('the built server: the page mints the first session on the server, the dash
     expect(sessions).toHaveLength(1);
     expect(await page.locator('iframe').getAttribute('src')).toContain(sessions[0]!.sessionId);
     expectProduction(await probeOf(page, `${origin}/probe`));
+    await badPropCostsTheEmbed(page, origin);
   } finally {
     await server.stop();
   }
@@ -141,6 +184,7 @@ test('nuxt dev: the first load mints exactly one session, and the development ch
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.usedAt).toBeDefined();
     expectDevelopment(await probeOf(page, `${origin}/probe`));
+    await badPropCostsTheEmbed(page, origin);
   } finally {
     await server.stop();
   }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { expectNothingParked } from '../packages/mock/src/playwright';
 import { resilientEmbedPage } from './support/resilientEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
+import type { EmbedBinding, EmbedBindingOptions, EmbedHandle, Surface } from '@platform-embed/core';
 
 // Issue 22, the lot's half, in real Chromium: embeds belong to a viewer (keep-alive identity,
 // viewer change, releaseEmbeds() across copies of the SDK), the lot's bounds, frames that lost
@@ -25,12 +26,18 @@ const BUILDS = {
 } as const;
 type Build = keyof typeof BUILDS;
 
-type Core = typeof import('@platform-embed/core');
+type Sdk = typeof import('@platform-embed/core');
+// (The options these tests mount are valid: a binding's mount returns the controller.)
+type Core = Omit<Sdk, 'createBinding'> & {
+  createBinding<S extends Surface>(): Omit<EmbedBinding<S>, 'mount'> & {
+    mount(container: HTMLElement, options: EmbedBindingOptions<S>): EmbedHandle<S>;
+  };
+};
 type Handle = ReturnType<Core['embedDashboard']>;
 declare global {
   interface Window {
     sdk: Core;
-    PlatformEmbed: Core;
+    PlatformEmbed: Sdk;
     /** A session function fetching the host's /session. */
     session: () => Promise<{ sessionId: string }>;
     /** A new container in the body, 400×300. */

@@ -159,3 +159,87 @@ test.describe('Vite, a fresh app importing the packed core by package name', () 
     expectDevelopment(await probeOf(page, `${server.origin}/vite-build-development/dist/`));
   });
 });
+
+test.describe('Vite + React, a fresh app with the packed @platform-embed/react: a bad prop costs the embed, never the page', () => {
+  // The color scheme comes from the page's query (as a CMS or a config would give it): nothing
+  // checks it before the SDK. Before issue 24 the component threw it into React, which
+  // unmounted the whole app (the root ended with no children).
+  const files = (base: string) => ({
+    'index.html': '<!doctype html><title>sales</title><div id="root"></div><script type="module" src="./main.jsx"></script>\n',
+    'vite.config.js': `import react from '@vitejs/plugin-react';\nexport default { base: ${JSON.stringify(base)}, plugins: [react()] };\n`,
+    'main.jsx': `import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { PlatformDashboard } from '@platform-embed/react';
+
+function App() {
+  const [clicks, setClicks] = useState(0);
+  return (
+    <main>
+      <h1>Sales</h1>
+      <button data-testid="counter" onClick={() => setClicks(clicks + 1)}>clicked {clicks}</button>
+      <PlatformDashboard
+        baseUrl="https://acme.platform.example"
+        publicId="sales-overview"
+        session={() => fetch('/api/embed-session', { method: 'POST' })}
+        colorScheme={new URLSearchParams(location.search).get('scheme')}
+        errorFallback={({ error }) => <p data-testid="error">{error.message}</p>}
+        style={{ height: 300 }}
+      />
+      <p data-testid="after">The rest of the page</p>
+    </main>
+  );
+}
+
+createRoot(document.getElementById('root')).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+`,
+  });
+  const vite = () => fresh.file('vite', 'bin/vite.js');
+
+  const expectOnlyTheEmbedFailed = async (page: Page, url: string) => {
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // (But the browser's line for the page's missing favicon.)
+    page.on('console', (message) => message.type() === 'error' && !/favicon/.test(message.location().url) && errors.push(message.text()));
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${url}?scheme=purple`);
+    await expect(page.getByTestId('error')).toHaveText('[platform-embed] "colorScheme" must be light|dark|auto (got "purple")');
+    await expect(page.getByRole('alert')).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'Sales' })).toBeVisible();
+    await expect(page.getByTestId('after')).toBeVisible();
+    await page.getByTestId('counter').click();
+    await page.getByTestId('counter').click();
+    await expect(page.getByTestId('counter')).toHaveText('clicked 2');
+    await expect(page.locator('iframe')).toHaveCount(0);
+    expect(requests.filter((request) => request.includes('/api/embed-session'))).toEqual([]);
+    // One console line (React's StrictMode mounts twice: the same mistake is not written twice).
+    expect(errors).toEqual([expect.stringContaining('"colorScheme" must be light|dark|auto (got "purple")')]);
+  };
+
+  test('the dev server', async ({ page }) => {
+    test.setTimeout(120_000);
+    const dir = fresh.app('vite-react-dev');
+    writeFiles(dir, files('/'));
+    const port = await freePort();
+    const dev = await startNode(vite(), ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+      cwd: dir,
+      url: `http://127.0.0.1:${port}/`,
+    });
+    try {
+      await expectOnlyTheEmbedFailed(page, `http://127.0.0.1:${port}/`);
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  test('vite build', async ({ page }) => {
+    const dir = fresh.app('vite-react-build');
+    writeFiles(dir, files('/vite-react-build/dist/'));
+    runNode(vite(), ['build', '--logLevel', 'warn'], { cwd: dir });
+    await expectOnlyTheEmbedFailed(page, `${server.origin}/vite-react-build/dist/`);
+  });
+});

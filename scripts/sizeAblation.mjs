@@ -44,15 +44,17 @@ export const PARTS = {
       'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
     ],
     [' preload,', ''],
-    ["export { configureParking, parkedCount, type ParkingLimits } from './parking';", ''],
+    ["export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';", ''],
   ],
   'the session Response read (status, Retry-After, the route’s message)': [
     ["Object.prototype.toString.call(result) == '[object Response]'", 'false'],
   ],
-  'the page-wide rate-limit gate': [['await through(route, () =>', 'await ((call: () => Promise<unknown>) => call())(() =>']],
+  'the page-wide rate-limit gate': [['await afterWait(() =>', 'await ((call: () => Promise<unknown>) => call())(() =>']],
   'one session record per page (Symbol.for registry) instead of per copy': [
-    ['((globalThis as { [RECORD]?: SessionRecord })[RECORD] ??= { version: 1, used: new Map() }).used', '(moduleRecord ??= new Map())'],
-    ['const FORGET_AFTER = 600000;', 'const FORGET_AFTER = 600000;\nlet moduleRecord: Map<string, number> | undefined;'],
+    [
+      'export function pageRecord(report?: (diagnostic: Diagnostic) => void): PageRecord {\n',
+      'export function pageRecord(report?: (diagnostic: Diagnostic) => void): PageRecord {\n  return (own ??= created(new Map()));\n',
+    ],
   ],
   'opaque-origin refusal': [['        refuseOpaqueOrigin();\n', '']],
   'checks in every build (ids, timeouts, retry)': [['  checkAlways(surface, o);\n', '']],
@@ -73,9 +75,14 @@ export const PARTS = {
     ],
   ],
   'validation of actions (the engine stays for events)': [
-    ["problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';", ''],
+    ["return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];", 'return [problem, copy];'],
   ],
-  'the ready timeout': [['watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);', '']],
+  'the ready timeout': [
+    [
+      'const waitReady = () => watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), mounted, origin(), later, fail);',
+      'const waitReady = () => {};',
+    ],
+  ],
   'the session call timeout': [['const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
   'replay of the kept state after ready': [
     ['    drain(): ActionMessage[] {\n', '    drain(): ActionMessage[] {\n      return pending.splice(0);\n'],

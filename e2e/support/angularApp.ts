@@ -9,8 +9,8 @@ import { join, relative, resolve } from 'node:path';
  * A fresh Angular app, as a user makes one: `ng new --ssr` with the Angular CLI of the
  * workspace (e2e/package.json), our packages installed from their `pnpm pack` tarballs (core,
  * angular, server, element) with the scaffold's own dependencies from the registry, the files of
- * e2e/angular copied over the scaffold, then `ng build` twice: the `production` configuration
- * (zoneless) and `production,zone` (zone.js). Each build is a browser and a server bundle (SSR,
+ * e2e/angular copied over the scaffold, then `ng build` three times: the `production` configuration
+ * (zoneless), `production,zone` (zone.js) and `development` (zoneless). Each build is a browser and a server bundle (SSR,
  * `outputMode: server`); the server bundle is the scaffold's Express server with a session route.
  *
  * It lives outside the repository (in the OS's temporary folder), so that nothing resolves
@@ -25,8 +25,8 @@ const workDir = join(tmpdir(), `platform-embed-angular-e2e-${createHash('sha256'
 const appDir = join(workDir, 'host');
 const stampFile = join(workDir, 'stamp');
 
-/** The two builds of the app: its zoneless `production` configuration, and `zone` on top of it. */
-export type AngularBuild = 'zoneless' | 'zone';
+/** The builds of the app: its zoneless `production` configuration, `zone` on top of it, and its `development` configuration. */
+export type AngularBuild = 'zoneless' | 'zone' | 'development';
 
 /** The steps that ran and how long each took (nothing when the app was reused). */
 export interface AngularAppReport {
@@ -95,6 +95,7 @@ function configureBuilds() {
   const build = config.projects.host.architect.build;
   build.options.security = { allowedHosts: ['127.0.0.1'] };
   build.configurations.production.outputPath = 'dist/zoneless';
+  build.configurations.development.outputPath = 'dist/development';
   build.configurations.zone = {
     outputPath: 'dist/zone',
     polyfills: ['zone.js'],
@@ -103,10 +104,16 @@ function configureBuilds() {
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-/** Makes the app and its two builds, unless they are there and up to date. */
+/** Makes the app and its three builds, unless they are there and up to date. */
 export function prepareAngularApp(): AngularAppReport {
   const stamp = inputsStamp();
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && isBuilt('zoneless') && isBuilt('zone'))
+  if (
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp &&
+    isBuilt('zoneless') &&
+    isBuilt('zone') &&
+    isBuilt('development')
+  )
     return { reused: true, steps: [] };
   const steps: AngularAppReport['steps'] = [];
   const timed = (step: string, work: () => void) => {
@@ -156,6 +163,7 @@ export function prepareAngularApp(): AngularAppReport {
   const appNg = join(appDir, 'node_modules/@angular/cli/bin/ng.js');
   timed('ng build (zoneless)', () => run(process.execPath, [appNg, 'build'], appDir));
   timed('ng build (zone.js)', () => run(process.execPath, [appNg, 'build', '--configuration', 'production,zone'], appDir));
+  timed('ng build (development)', () => run(process.execPath, [appNg, 'build', '--configuration', 'development'], appDir));
   writeFileSync(stampFile, stamp);
   return { reused: false, steps };
 }

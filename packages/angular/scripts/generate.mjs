@@ -200,13 +200,13 @@ function componentsFile(optionsBySurface) {
   },
 })
 export class ${className} implements PlatformEmbed<'${surface}'> {
-  /** @internal */
+${OUTPUTS.join('\n')}
+  /** @internal (After the outputs: \`ɵembed()\` hears who subscribes to \`error\`.) */
   protected readonly embed = ɵembed(this, '${surface}');
   /** The embed's state: \`idle\` until the first render in the browser (and on the server), then \`loading\`, \`ready\`, \`error\` or \`destroyed\`. */
   readonly state = this.embed.state;
   /** The core's controller (actions, \`update()\`, \`reload()\`, \`on()\`, ...), \`null\` until the first render in the browser and after destroy. */
   readonly handle = this.embed.handle;
-${OUTPUTS.join('\n')}
 ${optionsBySurface[surface].map((option) => inputDeclaration(option, `PlatformEmbedInputs<'${surface}'>`)).join('\n')}
 
   /** @internal Every input is an option: a change is an update after the next render. */

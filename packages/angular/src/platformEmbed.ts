@@ -119,6 +119,16 @@ export function ɵembed<S extends Surface>(component: object, surface: S): ɵEmb
   const handlers: Record<string, unknown> = { onEvent: (message: unknown) => zone.run(() => fields['event']!.emit(message)) };
   for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
     handlers[eventProp(event)] = (payload: unknown) => zone.run(() => fields[outputName(event)]!.emit(payload));
+  // The SDK's errors go to the console unless the host hears them: while something (an
+  // `(error)` binding) subscribes to the `error` output.
+  const error = fields['error']!;
+  const subscribe = error.subscribe.bind(error);
+  let heard = 0;
+  error.subscribe = (listener) => {
+    const subscription = subscribe(listener);
+    let counted = !!++heard;
+    return { unsubscribe: () => (counted && heard--, (counted = false), subscription.unsubscribe()) };
+  };
   binding.subscribe(() =>
     zone.run(() => {
       const state = binding.getState();
@@ -142,6 +152,7 @@ export function ɵembed<S extends Surface>(component: object, surface: S): ɵEmb
     away = false;
     const options: Record<string, unknown> = { ...handlers, surface };
     for (const name of inputs) options[name] = fields[name]!();
+    if (!heard) delete options.onError;
     ɵroutedEmbeds.add(routed);
     binding.mount(container, options as EmbedBindingOptions<S>);
   };

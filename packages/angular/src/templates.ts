@@ -38,7 +38,9 @@ export interface PlatformEmbedErrorContext {
 
 /**
  * Marks the `<ng-template>` a surface component shows, in a `role="alert"` region over its
- * element, when the embed failed. Its context is typed (strict templates check `error` and `retry`).
+ * element (put no other alert in it), when the embed failed, also for an input it cannot use
+ * (`invalid-option`: the component never throws into Angular). Its context is typed (strict
+ * templates check `error` and `retry`).
  * @example
  * ```html
  * <ng-template platformEmbedError let-error let-retry="retry">

@@ -1,5 +1,6 @@
 import { createEmbed, type EmbedHandle } from './embed';
 import type { EmbedBindingOptions } from './embedOptions';
+import { EmbedError, PREFIX, reportError } from './errors';
 import type { Surface } from './protocol';
 import type { Unsubscribe } from './registry';
 import { keepers } from './parking';
@@ -22,10 +23,16 @@ export interface EmbedBinding<S extends Surface = Surface> {
   subscribe(listener: () => void): Unsubscribe;
   /**
    * Creates the controller in `container`, or updates the live one. A different surface
-   * replaces it.
-   * @throws {EmbedError} for unusable options (the previous options stay in force).
+   * replaces it. Never throws: a mistake costs the embed, never the component's app. Options
+   * that cannot create a controller put the binding in `error` (`invalid-option`, with no
+   * controller) until options that can; options a live controller refuses are not applied (it
+   * goes on with its last valid ones). Either is reported once (the same mistake again, as a
+   * framework passes the same options on every render, is not): to `options.onError` as an
+   * `error` event of the SDK, or without one to the console (see `reportError`).
+   * @param refused a mistake the binding found itself (an element's attribute), refused as the core refuses options
+   * @returns the controller, or `null` when the options could not create one
    */
-  mount(container: HTMLElement, options: EmbedBindingOptions<S>): EmbedHandle<S>;
+  mount(container: HTMLElement, options: EmbedBindingOptions<S>, refused?: EmbedError): EmbedHandle<S> | null;
   /**
    * The component is gone, or hidden: destroys the controller, unless
    * - a `mount` follows in the same task (React StrictMode's simulated unmount, a DOM move): the
@@ -49,6 +56,15 @@ export interface EmbedBinding<S extends Surface = Surface> {
    */
   detach(): void;
 }
+
+// A host's handler, whose throw stays the host's (reported, never thrown into its framework).
+const callHost = (fn: Function, args: unknown[]) => {
+  try {
+    fn(...args);
+  } catch (error) {
+    console.error('[platform-embed] handler threw', error);
+  }
+};
 
 // The component's options go to the core as they are (the core checks them): one untyped boundary.
 type Untyped = (options: object) => void;
@@ -75,8 +91,11 @@ const updateWhereItIs = (current: EmbedHandle, box: HTMLElement, next: Record<st
   (current.update as Untyped)(next);
 };
 
-/** Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`. */
-export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
+/**
+ * Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`.
+ * @param words puts a refusal's message in the words the host wrote (an element's attribute names for the option names)
+ */
+export function createBinding<S extends Surface = Surface>(words?: (message: string) => string): EmbedBinding<S> {
   // The current controller; after unmount the destroyed one, whose state the binding reports.
   let handle: EmbedHandle<S> | null = null;
   let keys: string[] = [];
@@ -86,6 +105,10 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   let unwatch: (() => void) | undefined;
   // Stops this binding hearing of its controller: when the lot takes it (the next binding subscribes).
   let unhear: Unsubscribe | undefined;
+  // The `error` state of options that could not create a controller, until options that can.
+  let failed: EmbedState | undefined;
+  // The last refusal reported: the same one again is not.
+  let reported: string | undefined;
   const early: ((handle: EmbedHandle<S>) => void)[] = [];
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
@@ -95,25 +118,44 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     get handle() {
       return live();
     },
-    getState: () => handle?.getState() ?? IDLE,
+    getState: () => failed ?? handle?.getState() ?? IDLE,
     subscribe: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
-    mount(box, { surface, ...options }) {
+    mount(box, { surface, ...options }, refused) {
       leaving++;
       unwatch?.();
       container = box;
       const next = withRemoved({ ...options, container: box }, keys);
       if (live()?.surface != surface) drop();
       const current = live();
-      if (current) updateWhereItIs(current, box, next);
-      else {
-        // (Adopts the embed parked under the same keep-alive name, if there is one.)
-        handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
-        unhear = handle.subscribe(notify);
-        early.splice(0).forEach((action) => action(handle!));
-        notify();
+      try {
+        if (refused) throw refused;
+        if (current) updateWhereItIs(current, box, next);
+        else {
+          // (Adopts the embed parked under the same keep-alive name, if there is one.)
+          handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
+          failed = undefined;
+          unhear = handle.subscribe(notify);
+          early.splice(0).forEach((action) => action(handle!));
+          notify();
+        }
+        keys = Object.keys(next);
+        reported = undefined;
+      } catch (thrown) {
+        // A mistake in the options never reaches the framework (a throw in its rendering or an
+        // effect takes the host's whole app down): it costs the embed, in the host's words.
+        let error = thrown instanceof EmbedError ? thrown : new EmbedError('invalid-option', String(thrown), { cause: thrown });
+        if (words) error = new EmbedError(error.code, words(error.message.slice(PREFIX.length)));
+        if (error.message != reported) {
+          reported = error.message;
+          if (!current) {
+            failed = { status: 'error', error, ready: null };
+            notify();
+          }
+          const onError = next.onError as Function | undefined;
+          reportError(error, !current, surface, (args) => onError && (callHost(onError, args), 1));
+        }
       }
-      keys = Object.keys(next);
-      return handle!;
+      return live();
     },
     unmount() {
       const at = ++leaving;

@@ -33,8 +33,12 @@ const rules = () => {
   return compileOptions(schema);
 };
 
-// The closest known name: same letters in another case, or at most two edits away.
-const closest = (name: string, names: Set<string>): string | undefined => {
+/**
+ * The closest of `names` to `name`, a misspelling of it: the same letters in another case, or at
+ * most two edits away (the did-you-mean of unknown options, and of the elements' attributes).
+ * @internal
+ */
+export const closestName = (name: string, names: Iterable<string>): string | undefined => {
   const distance = (a: string, b: string) => {
     let row = Array.from({ length: b.length + 1 }, (_, i) => i);
     for (let i = 1; i <= a.length; i++) {
@@ -60,10 +64,54 @@ const warnUnknown = (options: Record<string, unknown>) => {
   for (const name in options)
     if (!warned.has(name) && !(names ??= known()).has(name)) {
       warned.add(name);
-      const suggestion = closest(name, names);
+      const suggestion = closestName(name, names);
       console.warn(`[platform-embed] unknown option "${name}" is ignored${suggestion ? `: did you mean "${suggestion}"?` : ''}`);
     }
 };
+
+/**
+ * The mistakes in a custom element's attributes, before its options are read: a required
+ * attribute missing (in development, with the misspelling that is there instead), or, on an
+ * element without a session, an unknown attribute that reads like a session's (`sesion-url`: the
+ * embed would open private mode, where the viewer signs in). The first is returned as an
+ * `invalid-option` error naming the attribute. In development, also a did-you-mean warning
+ * (once per name) for each unknown attribute that resembles one of the element's.
+ * @param tag the element's tag name
+ * @param unknown its attributes that are none of the element's (nor a property of it: `title`, `part`, ...)
+ * @param known the element's attributes
+ * @param missing the required attributes it lacks
+ * @param session whether it has a session
+ * @internal
+ */
+export function checkAttributes(
+  tag: string,
+  unknown: string[],
+  known: string[],
+  missing: string[],
+  session: boolean,
+): EmbedError | undefined {
+  // An attribute that reads like a session's, on an element without one.
+  const typo = !session && unknown.find((name) => /sess|sion/.test(name));
+  let problem = missing[0];
+  if (problem && __DEV__) {
+    const instead = closestName(problem, unknown);
+    problem = `<${tag}> needs a ${problem} attribute${instead ? ` (${instead} is not one: did you mean ${problem}?)` : ''}`;
+  }
+  if (!problem && typo)
+    problem = __DEV__
+      ? `${typo} is not an attribute of <${tag}>: did you mean ${closestName(typo, known) ?? 'session-url'}? (Without a session it opens in private mode, where the viewer signs in.)`
+      : typo;
+  if (__DEV__)
+    for (const name of unknown) {
+      const like = closestName(name, known);
+      // (A misspelling the error names is not warned about too.)
+      if (like && !warned.has(name) && !missing.includes(like) && name != typo) {
+        warned.add(name);
+        console.warn(`[platform-embed] <${tag}>: unknown attribute "${name}" is ignored: did you mean "${like}"?`);
+      }
+    }
+  if (problem) return new EmbedError('invalid-option', problem);
+}
 
 // The element the embed mounts into: the one given, or the one the selector finds now.
 const resolveContainer = (container: unknown): HTMLElement => {

@@ -98,8 +98,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     end();
     if (policy.retry(failure, renewable, start)) status.loading();
     else {
-      handlers.log(failure.message);
       status.failed(failure);
+      handlers.report(failure, surface);
       if (keeper.parked()) destroy();
     }
   };

@@ -1,3 +1,5 @@
+import { EVENT_PREFIX, SOURCE } from './catalog';
+
 /**
  * Every error code the SDK can raise, declared once. (The SDK's own code writes the code strings
  * themselves, checked against this type, so that a bundle of `embedDashboard` need not carry the object.) The {@link EmbedErrorCode} union is
@@ -33,6 +35,9 @@ export const ErrorCode = {
 /** One of the {@link ErrorCode} values. */
 export type EmbedErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** What every message of the SDK begins with. @internal */
+export const PREFIX = '[platform-embed] ';
+
 /**
  * The only error class the SDK throws or reports. Session ids never appear in its message.
  *
@@ -48,8 +53,22 @@ export class EmbedError extends Error {
   readonly code: EmbedErrorCode;
 
   constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[platform-embed] ${message}`, options);
+    super(PREFIX + message, options);
     this.name = 'EmbedError';
     this.code = code;
   }
 }
+
+/**
+ * Tells the host of an error of the SDK's own on an embed (a load failed for good, options it
+ * refused): as the embed's `error` event, its payload `{ message, name: 'EmbedError', context:
+ * <code>, fatal }` (`fatal`: the embed is in `error`), through `emit`, which calls the host's
+ * error handlers and says whether there were any. None: written once to the console, in every
+ * build (an error nobody hears is a mistake nobody finds).
+ * @internal
+ */
+export const reportError = (error: EmbedError, fatal: boolean, surface: string, emit: (args: unknown[]) => unknown): void => {
+  const payload = { message: error.message, name: error.name, context: error.code, fatal };
+  if (!emit([payload, { source: SOURCE, direction: 'event', type: EVENT_PREFIX + 'error', payload, timestamp: Date.now(), surface }]))
+    console.error(error);
+};

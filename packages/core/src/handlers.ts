@@ -1,12 +1,21 @@
 import type { AnyOptions, Diagnostic } from './embedOptions';
-import { EmbedError } from './errors';
-import { EVENT_PREFIX, EVENT_SCHEMAS, eventProp, isEventName, shortName, type EventMessage, type EventName } from './protocol';
+import { EmbedError, reportError } from './errors';
+import {
+  EVENT_PREFIX,
+  EVENT_SCHEMAS,
+  eventProp,
+  isEventName,
+  shortName,
+  type EventMessage,
+  type EventName,
+  type Surface,
+} from './protocol';
 import { createRegistry, type Unsubscribe } from './registry';
 
 /*
  * The host's handlers of one embed: the `on<Event>` options and those added with `on`/`once`
  * (the catch-all `'*'` included), called with (payload, message) or (message); `onDiagnostic`;
- * and `debug` logging. A host's bug stays the host's: a handler that throws is reported and
+ * `debug` logging; and the report of a failure that put the embed in `error`. A host's bug stays the host's: a handler that throws is reported and
  * the others still run. `ready` is sticky: a handler added after it is called at once.
  */
 
@@ -47,15 +56,26 @@ export function createHandlers(options: () => AnyOptions) {
   const typeOf = (args: unknown[]) => (args.at(-1) as EventMessage).type;
   const events = createRegistry((fn, args) => call(fn, typeOf(args), args));
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
+  /** Calls the handlers of event `name` (`'*'`: the catch-all), then its handler option. */
+  const emit = (name: string, args: unknown[]) => {
+    events.emit(name, args);
+    call(options()[name == '*' ? 'onEvent' : PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+  };
 
   return {
     log,
     diagnose,
     call,
-    /** Calls the handlers of event `name` (`'*'`: the catch-all), then its handler option. */
-    emit(name: string, args: unknown[]) {
-      events.emit(name, args);
-      call(options()[name == '*' ? 'onEvent' : PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+    emit,
+    /**
+     * Reports the failure that put the embed in `error`: to the `error` handlers (`on('error')`,
+     * `onError`) as the SDK's own `error` event, unless the embed's fatal `error` event, which
+     * they heard, was the failure; without handlers, to the console.
+     */
+    report(failure: EmbedError, surface: Surface) {
+      log(failure.message);
+      const heard = events.has('error') || !!options().onError;
+      reportError(failure, true, surface, (args) => (failure.code != 'fatal' && emit('error', args), heard));
     },
     /** Remembers the current load's `ready` message (`undefined`: a new load begins, or the frame lost its document). */
     ready: (message: EventMessage<'ready'> | undefined) => void (readyMessage = message),

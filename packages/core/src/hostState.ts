@@ -1,8 +1,8 @@
 import { RESET, RETARGET } from './embedOptions';
 import { KEPT_STATE, type HostState, type KeptName } from './keptState';
-import { LAUNCH_OPTIONS, parameter, type LaunchOptionSpec } from './launchOptions';
+import { LAUNCH_OPTIONS, parameter, refuse, type LaunchOptionSpec } from './launchOptions';
 import type { Plan } from './planUpdate';
-import { ACTION_PREFIX, actionEnvelope, createActionOf, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
+import { ACTION_PREFIX, actionEnvelope, checkAction, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
 
 /*
  * The kept state of one embed (its table: keptState.ts): what the host set, by option or by
@@ -21,26 +21,27 @@ const keyed = (name: string) => (LAUNCH_OPTIONS as Record<string, LaunchOptionSp
 const byAction = /* @__PURE__ */ new Map<string, KeptName>(
   Object.entries(KEPT_STATE).map(([name, kept]) => [ACTION_PREFIX + kept.action, name as KeptName]),
 );
-// The action setting `value` (one member's of a keyed option): validated and copied when planned, as is when replayed.
-const actionOf = (name: KeptName, value: unknown, member: string | undefined, make: Make) => {
+// The action setting `value` (one member's of a keyed option): as is when replayed (`make`), else
+// validated and copied, a value its action refuses refused as the option the host wrote, not as
+// the action's field: `"colorScheme" must be light|dark|auto (got "drak")`, `"theme.font" must be ...`.
+const actionOf = (name: KeptName, value: unknown, member: string | undefined, make?: Make) => {
   const { action, field } = KEPT_STATE[name] as { action: ActionName; field?: string };
   const carried = member === undefined ? value : parameter(keyed(name)! + member, value);
-  return make(action, field ? { [field]: carried } : carried);
+  const payload = field ? { [field]: carried } : carried;
+  if (make) return make(action, payload);
+  const [problem, copy] = checkAction(action, payload);
+  refuse(problem && problem.replace(field ? `"${field}"` : /^payload|^"/, (found) => (found == '"' ? `"${name}.` : `"${name}"`)));
+  return actionEnvelope(action, copy as never);
 };
 
 /**
  * The changes that bring a live embed from `before` to `after` for kept option `name`: one per
  * changed or added member of a keyed option, and the members removed (no action clears a
  * filter: the caller reloads). An `after` of `undefined` keeps what the embed has.
- * @param make builds each action: validated and copied (a change the host asks for), or as is (replayed at `ready`)
- * @throws {EmbedError} `invalid-action` when a value does not fit its action (with `createActionOf`).
+ * @param make builds each action as is (replayed at `ready`); without it each is validated and copied (a change the host asks for)
+ * @throws {EmbedError} `invalid-option` when a value does not fit its action (without `make`), naming the option.
  */
-export function keptChanges(
-  name: KeptName,
-  before: unknown,
-  after: unknown,
-  make: Make = createActionOf,
-): { changes: KeptChange[]; removed: string[] } {
+export function keptChanges(name: KeptName, before: unknown, after: unknown, make?: Make): { changes: KeptChange[]; removed: string[] } {
   const changes: KeptChange[] = [];
   const removed: string[] = [];
   const change = (value: unknown, member?: string) => changes.push({ name, value, member, message: actionOf(name, value, member, make) });
@@ -62,7 +63,7 @@ const diff = (from: HostState, to: HostState, make?: Make): KeptChange[] =>
 /**
  * The kept state of one embed and the actions that wait for `ready`.
  * @param options the embed's first options: their kept state is the first host state (validated as actions, kept for every load)
- * @throws {EmbedError} `invalid-action` when a kept option does not fit its action
+ * @throws {EmbedError} `invalid-option` when a kept option does not fit its action
  */
 export function createHostState(options: HostState) {
   const state: HostState = {};

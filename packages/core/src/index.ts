@@ -103,3 +103,4 @@ export { IDLE, type EmbedState, type EmbedStatus } from './status';
 export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';
 export { createEmbed, embedApp, embedChat, embedDashboard, preload, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
 export { createBinding, type EmbedBinding } from './binding';
+export { checkAttributes } from './checkOptions';

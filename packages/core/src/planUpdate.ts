@@ -36,7 +36,7 @@ const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
 /**
  * Plans the update of an embed from `before` to `after`, for the options named in `names`.
  * @param idle whether the embed has not started loading (a lazy one out of view)
- * @throws {EmbedError} `invalid-action` when a kept value does not fit its action
+ * @throws {EmbedError} `invalid-option` when a kept value does not fit its action (naming the option)
  */
 export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterable<string>, idle: boolean): Plan {
   const plan: Plan = { does: SWAP, changes: [], removed: [] };

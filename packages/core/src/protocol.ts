@@ -290,6 +290,17 @@ export const shortName = (type: string, prefix: string): string =>
  */
 export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[payload]: ActionArgs<K>): ActionMessage<K> {
   const short = shortName(type, ACTION_PREFIX);
+  const [problem, copy] = checkAction(short, payload);
+  if (problem) throw new EmbedError('invalid-action', `action "${short}": ${problem}`);
+  return actionEnvelope(short as K, copy as ActionMap[K]);
+}
+
+/**
+ * Checks an action's payload against the catalog and copies it: the problem (`undefined` when
+ * it is valid, else the field and the rule, or `payload ...` for the whole payload) and the copy.
+ * @internal
+ */
+export function checkAction(short: string, payload: unknown): [problem: string | undefined, copy: unknown] {
   const check = ACTIONS.get(ACTION_PREFIX + short);
   let copy: unknown = payload ?? {};
   let problem: string | undefined = check ? '' : `unknown action${__DEV__ ? `, use ${Object.keys(ACTION_SCHEMAS).join('|')}` : ''}`;
@@ -299,9 +310,7 @@ export function createAction<K extends ActionName>(type: K | ActionType<K>, ...[
   } catch {
     problem = __DEV__ ? 'payload cannot be cloned (no functions or DOM nodes)' : 'payload not cloneable';
   }
-  problem ||= isPlainObject(copy) ? check!(copy) : 'payload must be an object';
-  if (problem) throw new EmbedError('invalid-action', `action "${short}": ${problem}`);
-  return actionEnvelope(short as K, copy as ActionMap[K]);
+  return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];
 }
 
 /** {@link createAction} for a type known only at run time (the option and kept-state tables). @internal */

@@ -34,6 +34,8 @@ export function createRegistry(call: (fn: Function, args: unknown[]) => void) {
       return () => remove(name, fn);
     },
     remove,
+    /** Whether `name` has a handler. */
+    has: (name: string): boolean => !!lists.get(name)?.[0],
     /**
      * Calls every handler of `name` with `args`, removing the `once` ones first; stops early
      * once `current` says the call is out of date (a handler changed what was being told).

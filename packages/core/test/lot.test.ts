@@ -31,7 +31,8 @@ let handles: EmbedHandle[] = [];
 const binding = () => {
   const b = createBinding<'dashboard'>();
   bindings.push(b as EmbedBinding);
-  return b;
+  // (Valid options: mount returns the controller.)
+  return b as Omit<typeof b, 'mount'> & { mount: (...args: Parameters<typeof b.mount>) => EmbedHandle<'dashboard'> };
 };
 const options = (extra: Record<string, unknown> = {}) => ({ surface: 'dashboard' as const, baseUrl: BASE, publicId: 'sales', ...extra });
 const box = (id: string, hidden = false) => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { EmbedError, embedApp, embedDashboard, filterUrlParameter, listenerCount, type EmbedHandle } from '../src/index';
 import { BASE, READY, deliver, envelope, flush, mintSessions, thrown } from './helpers';
+import { MISTAKES } from './mistakeTable';
 
 /*
  * The mistakes a new user makes, each answered where it is made: the cause and the fix in
@@ -152,5 +153,76 @@ describe('the declarative path is the place the host asks for', () => {
     expect(post).not.toHaveBeenCalled();
     h.navigate('/revenue');
     expect(post).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('embed*() and update() keep throwing, in the words of the options (the bindings catch what the table lists)', () => {
+  test.each(MISTAKES)('$what', (row) => {
+    const e = thrown(() => dashboard(row.options));
+    expect(e.code).toBe('invalid-option');
+    expect(e.message).toContain(row.prop);
+    const h = dashboard({});
+    const update = thrown(() => h.update(row.options));
+    expect(update.code).toBe('invalid-option');
+    expect(update.message).toContain(row.prop);
+  });
+
+  test.each([
+    ['a locale that is empty', { locale: '' }, '"locale" must be non-empty string (got "")'],
+    ['a path that is no string', { path: 5 }, '"path" must be string (got 5)'],
+    ['a theme that is no object', { theme: 'dark' }, '"theme" must be an object'],
+    ['a theme that cannot be cloned', { theme: { font: 'Inter', at: () => 0 } }, '"theme" not cloneable'],
+  ])('kept state, in production too, names the option, not the action: %s', (_, options, message) => {
+    globalThis.__DEV__ = false;
+    const e = thrown(() => dashboard(options));
+    expect(e.code).toBe('invalid-option');
+    expect(e.message).toBe(`[platform-embed] ${message}`);
+  });
+
+  test('an action sent with an invalid payload is still invalid-action, named by the action', () => {
+    const h = dashboard({});
+    const e = thrown(() => h.setColorScheme('purple' as 'dark'));
+    expect(e.code).toBe('invalid-action');
+    expect(e.message).toBe('[platform-embed] action "set-color-scheme": "scheme" must be light|dark|auto (got "purple")');
+  });
+});
+
+describe('an error that puts an embed in `error` is written to the console once, unless the host hears it', () => {
+  const failing = { session: () => Promise.reject(new Error('backend down')), retry: false };
+
+  test.each([
+    ['development', true, /session function failed: Error: backend down/],
+    ['production', false, /session/],
+  ])('%s: no error handler, one console line with the error', async (_, development, message) => {
+    globalThis.__DEV__ = development;
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const h = dashboard(failing);
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    expect(error).toHaveBeenCalledExactlyOnceWith(h.error);
+    expect(h.error!.message).toMatch(message);
+  });
+
+  test('onError, or on("error"): the SDK error event instead (name EmbedError, context its code, fatal); no console line', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = dashboard({ ...failing, onError });
+    const listener = vi.fn();
+    h.on('error', listener);
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    const event = { message: h.error!.message, name: 'EmbedError', context: 'session', fatal: true };
+    expect(onError).toHaveBeenCalledExactlyOnceWith(event, expect.objectContaining({ type: 'platform:event:error', payload: event }));
+    expect(listener).toHaveBeenCalledExactlyOnceWith(event, expect.anything());
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  test("the embed's own fatal error event is the failure: its handlers hear it once, not again from the SDK", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const h = dashboard({ onError, retry: false });
+    await flush();
+    deliver(envelope('error', { message: 'session expired', fatal: true }), h.iframe!.contentWindow);
+    expect(h.getState().status).toBe('error');
+    expect(onError).toHaveBeenCalledExactlyOnceWith({ message: 'session expired', fatal: true }, expect.anything());
+    expect(error).not.toHaveBeenCalled();
   });
 });

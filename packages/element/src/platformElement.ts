@@ -1,9 +1,11 @@
 import {
+  EVENT_PREFIX,
   EVENT_SCHEMAS,
   EmbedError,
   ErrorCode,
   actionHelpers,
   bindingOptions,
+  checkAttributes,
   createAction,
   createBinding,
   eventProp,
@@ -16,6 +18,7 @@ import {
   type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
+  type EventMessage,
   type EventName,
   type ReadyPayload,
   type SessionSource,
@@ -37,6 +40,13 @@ const READ = new Map(
   bindingOptions().flatMap(({ name, attribute, attributeName }) => (attribute ? [[attributeName, [name, attribute]] as const] : [])),
 );
 const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
+// The attribute of each option whose name is another (`colorScheme` is `color-scheme`): the core's
+// refusals name options, an element's user wrote attributes.
+const ATTRIBUTES = new Map([...READ].flatMap(([attribute, [name]]) => (name != attribute ? [[name as string, attribute]] : [])));
+const OPTION_NAME = new RegExp(`\\b(${[...ATTRIBUTES.keys()].join('|')})\\b`, 'g');
+const inAttributeWords = (message: string) => message.replace(OPTION_NAME, (name) => ATTRIBUTES.get(name)!);
+// Every attribute of the elements.
+const KNOWN = [...READ.keys(), 'session-url'];
 
 function read(kind: AttributeKind, name: string, value: string): unknown {
   switch (kind) {
@@ -51,7 +61,7 @@ function read(kind: AttributeKind, name: string, value: string): unknown {
         const parsed: unknown = JSON.parse(value);
         if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
       } catch {}
-      throw invalid(`attribute ${name} must be a JSON object, e.g. ${name}='{"orders.status":{"value":"completed"}}'`);
+      throw invalid(`attribute ${name} must be a JSON object (got ${JSON.stringify(value.slice(0, 40))})`);
     case 'retry':
     case 'number':
       if (kind == 'retry' && value == 'false') return false;
@@ -86,8 +96,16 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  *
  * (Every attribute but `session-url` is an option of the core's option tables, read as the table says.)
  *
- * An invalid attribute never throws: the element enters the `error` state (see
- * `platform-statechange`) with a message naming the attribute, and any later attribute change retries.
+ * A mistake in the attributes never throws. Before the embed runs (a required attribute missing
+ * or misspelled, an invalid value) the element enters the `error` state (see
+ * `platform-statechange`, `invalid-option`) with a message naming the attribute, and any later
+ * attribute change tries again; a running embed refuses an invalid change and goes on as it was.
+ * Either is reported as a `platform-error` event of the SDK (`detail.name` `EmbedError`,
+ * `detail.context` its code) when a `platform-error` listener is on the element, else with
+ * `console.error`. An attribute that is none of the element's is ignored, with a did-you-mean
+ * warning in development (`allow-exprt`); one that reads like a session attribute (`sesion-url`)
+ * on an element without a session is an error in every build (the element would open private
+ * mode, where the viewer signs in).
  *
  * Loading and error UI (opt-in): a child with `slot="fallback"` is shown while the embed loads
  * (the element gets `aria-busy="true"`), a child with `slot="error"` (give it `hidden` in the
@@ -101,19 +119,25 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
   static readonly observedAttributes: string[] = [...READ.keys(), 'session-url'];
 
-  #binding = createBinding<S>();
-  #error: EmbedState | null = null;
+  #binding = createBinding<S>(inAttributeWords);
   #session: SessionSource | undefined;
   #scheduled = false;
   #url?: [string, SessionSource];
+  // The `platform-error` listeners on the element: with one, `onError` is passed (the SDK's errors
+  // are heard, not written to the console); without, the embed's own `error` events come through the
+  // catch-all (`#heard`: whether the options in force have `onError`).
+  #listeners = new Set<unknown>();
+  #heard = false;
   // The handler options: each protocol event re-dispatched as a DOM event.
-  #handlers = Object.fromEntries(
+  #handlers: Record<string, Function> = Object.fromEntries(
     Object.keys(EVENT_SCHEMAS).map((name) => [
       eventProp(name as EventName),
       (detail: unknown, message: unknown) =>
         this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message })),
     ]),
   );
+  #onEvent = (message: EventMessage) =>
+    this.#heard || message.type != EVENT_PREFIX + 'error' || this.#handlers.onError!(message.payload, message);
 
   /**
    * @param surface the surface this element embeds
@@ -145,7 +169,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   /** The current state: `idle` until mounted, then the core's `loading | ready | error | destroyed`. */
   get state(): EmbedState {
-    return this.#error ?? this.#binding.getState();
+    return this.#binding.getState();
   }
 
   /**
@@ -185,6 +209,38 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   /** @internal Moved with `moveBefore`: nothing happens to the embed (its iframe keeps its document). */
   connectedMoveCallback(): void {}
 
+  /** Adds an event listener. One for `platform-error` on the element hears the SDK's errors: they are not written to the console. */
+  override addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: HTMLElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void {
+    super.addEventListener(type, listener, options);
+    this.#listen(type, listener, true);
+  }
+
+  /** Removes an event listener. */
+  override removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: HTMLElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void {
+    super.removeEventListener(type, listener, options);
+    this.#listen(type, listener);
+  }
+
+  #listen(type: string, listener: unknown, add?: boolean): void {
+    if (type == ELEMENT_EVENT_PREFIX + 'error' && listener) {
+      if (add) this.#listeners.add(listener);
+      else this.#listeners.delete(listener);
+      this.#schedule();
+    }
+  }
+
   /** @internal */
   attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
     if (old !== value) this.#schedule();
@@ -210,7 +266,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     return this.handle
       ? this.handle.reload(session)
       : Promise.reject(
-          this.#error?.error ??
+          this.state.error ??
             invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`),
         );
   }
@@ -224,23 +280,25 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   #sync(): void {
     this.#scheduled = false;
-    if (!(this.isConnected && this.hasAttribute('base-url') && (!this.idAttribute || this.hasAttribute(this.idAttribute))))
-      return this.#binding.unmount();
-    try {
-      this.#error = null;
-      this.#binding.mount(this, this.#options());
-    } catch (error) {
-      this.#binding.unmount();
-      this.#error = { status: 'error', error: error instanceof EmbedError ? error : invalid(String(error)), ready: null };
-    }
-    this.#changed();
+    if (!this.isConnected) return this.#binding.unmount();
+    // (The binding refuses options with a mistake in them: the element's state says so.)
+    this.#binding.mount(this, ...this.#options());
   }
 
-  #options(): EmbedBindingOptions<S> {
-    const options: Record<string, unknown> = { ...this.#handlers, surface: this.surface };
-    for (const name of this.getAttributeNames()) {
+  // The options the attributes say, and the first mistake in them.
+  #options(): [EmbedBindingOptions<S>, EmbedError?] {
+    this.#heard = this.#listeners.size > 0;
+    const options: Record<string, unknown> = { ...this.#handlers, onEvent: this.#onEvent, surface: this.surface };
+    if (!this.#heard) delete options.onError;
+    const names = this.getAttributeNames();
+    let invalidValue: EmbedError | undefined;
+    for (const name of names) {
       const entry = READ.get(name);
-      if (entry) options[entry[0]] = read(entry[1], name, this.getAttribute(name)!);
+      try {
+        if (entry) options[entry[0]] = read(entry[1], name, this.getAttribute(name)!);
+      } catch (error) {
+        invalidValue ??= error as EmbedError;
+      }
     }
     const url = this.getAttribute('session-url');
     if (this.#session !== undefined) options.session = this.#session;
@@ -249,7 +307,15 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
       if (this.#url?.[0] !== url) this.#url = [url, ({ signal }) => fetch(url, { method: 'POST', credentials: 'same-origin', signal })];
       options.session = this.#url[1];
     }
-    return options as EmbedBindingOptions<S>;
+    const problem = checkAttributes(
+      this.localName,
+      // (Not the page's own: HTML's, `data-` and `aria-` attributes.)
+      names.filter((name) => !KNOWN.includes(name) && !(name in this) && !/^(data|aria)-/.test(name)),
+      KNOWN,
+      ['base-url', this.idAttribute!].filter((name) => name && !names.includes(name)),
+      options.session !== undefined || options.initialSession !== undefined,
+    );
+    return [options as EmbedBindingOptions<S>, problem ?? invalidValue];
   }
 
   // Shows the slotted loading or error child that matches the state, if the host gave one.

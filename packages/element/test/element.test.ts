@@ -42,6 +42,7 @@ function actionsPosted(el: PlatformElement) {
 afterEach(() => {
   document.body.innerHTML = '';
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('definition and upgrade', () => {
@@ -75,11 +76,13 @@ describe('definition and upgrade', () => {
     expect(Object.hasOwn(el, 'session')).toBe(false);
   });
 
-  test('waits for its required attributes, then mounts once', async () => {
+  test('without a required attribute: the error state naming it; given it, mounts once', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
     document.body.innerHTML = `<platform-app base-url="${TENANT}" session="s-a"></platform-app>`;
     const el = document.body.firstElementChild as PlatformAppElement;
     await tick();
-    expect(el.state.status).toBe('idle');
+    expect(el.state.status).toBe('error');
+    expect(el.state.error!.message).toBe('[platform-embed] <platform-app> needs a deployment-id attribute');
     expect(el.querySelector('iframe')).toBeNull();
     el.setAttribute('deployment-id', '42');
     await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/d/42/app?session=s-a`));
@@ -130,13 +133,13 @@ describe('attributes to options', () => {
   });
 
   test.each([
-    ['base-url="ftp://tenant.example"', 'baseUrl'],
-    ['base-url="http://tenant.example"', 'baseUrl'],
+    ['base-url="ftp://tenant.example"', "base-url must be your tenant's https:// address"],
+    ['base-url="http://tenant.example"', "base-url must be your tenant's https:// address"],
     [`filters='{"orders.status":'`, 'attribute filters must be a JSON object'],
-    [`time-grains='{"orders.created_at":"fortnight"}'`, 'timeGrains: "orders.created_at" must be second|minute'],
+    [`time-grains='{"orders.created_at":"fortnight"}'`, 'time-grains: "orders.created_at" must be second|minute'],
     ['allow-export="yes"', 'attribute allow-export must be "true", "false" or empty (got "yes")'],
     ['ready-timeout="soon"', 'attribute ready-timeout must be a number'],
-    ['color-scheme="purple"', '"scheme" must be light|dark|auto'],
+    ['color-scheme="purple"', '"color-scheme" must be light|dark|auto (got "purple")'],
     [`theme='["red"]'`, 'attribute theme must be a JSON object'],
     ['sandbox="allow-forms"', '"sandbox" must be string with allow-scripts and allow-same-origin'],
   ])('invalid %s: error state naming it, no throw, no iframe', async (attributes, message) => {
@@ -300,11 +303,15 @@ describe('actions', () => {
     await tick();
     expect(el.handle!.iframe).toBe(iframe);
     expect(post.mock.calls.map(([m]) => JSON.stringify(m.payload)).sort()).toEqual(['{"locale":"fr"}', '{"scheme":"light"}']);
+    // An invalid change is refused: the embed goes on as it was.
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     el.setAttribute('theme', 'not json');
     await tick();
-    expect(el.state.status).toBe('error');
-    expect(el.state.error!.message).toContain('attribute theme must be a JSON object');
-    expect(listenerCount()).toBe(0);
+    expect(el.state.status).toBe('ready');
+    expect(el.handle!.iframe).toBe(iframe);
+    expect(error).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ message: expect.stringContaining('attribute theme must be a JSON object') }),
+    );
   });
 });
 
@@ -492,4 +499,142 @@ describe('keep-alive', () => {
       }
     },
   );
+});
+
+describe('attribute mistakes are answered within the parse task, in the words of the markup', () => {
+  const parsed = async (html: string) => {
+    document.body.innerHTML = html;
+    await Promise.resolve();
+    return document.body.firstElementChild as PlatformElement;
+  };
+
+  test.each([
+    [
+      'development',
+      true,
+      `<platform-dashboard base-url="${TENANT}" pubilc-id="sales"></platform-dashboard>`,
+      '[platform-embed] <platform-dashboard> needs a public-id attribute (pubilc-id is not one: did you mean public-id?)',
+    ],
+    ['production', false, `<platform-dashboard base-url="${TENANT}" pubilc-id="sales"></platform-dashboard>`, '[platform-embed] public-id'],
+    [
+      'development',
+      true,
+      `<platform-dashboard base-ur="${TENANT}" public-id="sales"></platform-dashboard>`,
+      '[platform-embed] <platform-dashboard> needs a base-url attribute (base-ur is not one: did you mean base-url?)',
+    ],
+    ['production', false, `<platform-chat base-ur="${TENANT}"></platform-chat>`, '[platform-embed] base-url'],
+    [
+      'development',
+      true,
+      `<platform-app base-url="${TENANT}" session="s"></platform-app>`,
+      '[platform-embed] <platform-app> needs a deployment-id attribute',
+    ],
+  ])(
+    '%s: a required attribute missing or misspelled: the error state at the first microtask, naming it, one console line',
+    async (_, development, html, message) => {
+      globalThis.__DEV__ = development;
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const el = await parsed(html);
+        // (The misspelling is named by the error, not warned about too.)
+        expect(warn).not.toHaveBeenCalled();
+        expect(el.state.status).toBe('error');
+        expect(el.state.error!.code).toBe('invalid-option');
+        expect(el.state.error!.message).toBe(message);
+        expect(error).toHaveBeenCalledExactlyOnceWith(el.state.error);
+        expect(el.querySelector('iframe')).toBeNull();
+      } finally {
+        globalThis.__DEV__ = true;
+      }
+    },
+  );
+
+  test.each([
+    [
+      'development',
+      true,
+      '[platform-embed] sesion-url is not an attribute of <platform-chat>: did you mean session-url? (Without a session it opens in private mode, where the viewer signs in.)',
+    ],
+    ['production', false, '[platform-embed] sesion-url'],
+  ])('%s: a misspelled session attribute never opens private mode', async (_, development, message) => {
+    globalThis.__DEV__ = development;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const el = await parsed(`<platform-chat base-url="${TENANT}" sesion-url="/api/session"></platform-chat>`);
+      expect(el.state.error?.message).toBe(message);
+      expect(el.querySelector('iframe')).toBeNull();
+      // Spelled right, it mounts with a session.
+      vi.stubGlobal('fetch', async () => Response.json({ sessionId: `minted-${development}` }));
+      el.removeAttribute('sesion-url');
+      el.setAttribute('session-url', '/api/session');
+      await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/chat?sessionId=minted-${development}`));
+    } finally {
+      globalThis.__DEV__ = true;
+    }
+  });
+
+  test('development: an unknown attribute like one of ours is ignored with a did-you-mean, once; the embed mounts', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const el = await parsed(`<platform-dashboard base-url="${TENANT}" public-id="p1" allow-exprt color-schme="dark"></platform-dashboard>`);
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1`));
+    expect(warn.mock.calls).toEqual([
+      ['[platform-embed] <platform-dashboard>: unknown attribute "allow-exprt" is ignored: did you mean "allow-export"?'],
+      ['[platform-embed] <platform-dashboard>: unknown attribute "color-schme" is ignored: did you mean "color-scheme"?'],
+    ]);
+    el.setAttribute('iframe-title', 'Sales');
+    await tick();
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+
+  test("the page's own attributes are not ours to question: HTML's, data-, aria-, frameworks'", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await mount(
+      `<platform-dashboard base-url="${TENANT}" public-id="p1" id="d" class="x" style="height:1px" title="t" hidden lang="en" dir="ltr" tabindex="0" role="region" slot="s" data-session="x" aria-label="Sales" _ngcontent-ng-c1="" data-v-7ba5bd90=""></platform-dashboard>`,
+    );
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  test('production: unknown attributes are ignored without a word', async () => {
+    globalThis.__DEV__ = false;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" allow-exprt></platform-dashboard>`);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      globalThis.__DEV__ = true;
+    }
+  });
+
+  test("a platform-error listener on the element hears the mistake instead of the console; the embed's own error events still bubble", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const el = document.createElement('platform-dashboard');
+    const heard = vi.fn();
+    el.addEventListener('platform-error', heard);
+    el.setAttribute('base-url', TENANT);
+    el.setAttribute('color-scheme', 'drak');
+    document.body.append(el);
+    await tick();
+    expect(heard).toHaveBeenCalledOnce();
+    expect(heard.mock.calls[0]![0].detail).toEqual({
+      message: '[platform-embed] <platform-dashboard> needs a public-id attribute',
+      name: 'EmbedError',
+      context: 'invalid-option',
+      fatal: true,
+    });
+    expect(error).not.toHaveBeenCalled();
+    // Without a listener on the element (one on the document), the platform's error events bubble as before.
+    el.removeEventListener('platform-error', heard);
+    const bubbled = vi.fn();
+    document.addEventListener('platform-error', bubbled);
+    el.setAttribute('public-id', 'p1');
+    el.setAttribute('color-scheme', 'dark');
+    await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+    fromFrame(el, 'error', { message: 'widget failed' });
+    document.removeEventListener('platform-error', bubbled);
+    expect(bubbled).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ detail: { message: 'widget failed' } }));
+    expect(heard).toHaveBeenCalledOnce();
+  });
 });

@@ -20,8 +20,10 @@ export type PlatformEmbedProps<S extends Surface> = Omit<EmbedOptionsMap[S], 'co
      */
     fallback?: ReactNode;
     /**
-     * Shown over the container, in a `role="alert"` region, when the embed failed: a node, or a
-     * function of the error (its `message` says the cause and the fix) and `retry`, which reloads.
+     * Shown over the container, in a `role="alert"` region (put no other alert in it), when the
+     * embed failed, also for a prop it cannot use (`invalid-option`: the component never throws
+     * into React): a node, or a function of the error (its `message` says the cause and the fix)
+     * and `retry`, which reloads.
      * @example
      * ```tsx
      * errorFallback={({ error, retry }) => <p>{error.message} <button onClick={retry}>Try again</button></p>}

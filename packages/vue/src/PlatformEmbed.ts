@@ -63,8 +63,9 @@ export type PlatformEmbedExpose<S extends Surface> = Pick<EmbedHandle<S>, Platfo
 /**
  * The opt-in loading and error UI, drawn over the container: `#fallback` while the embed loads
  * (and in the server HTML; the container gets `aria-busy="true"` meanwhile), `#error` in a
- * `role="alert"` region when it failed, with the error (its `message` says the cause and the
- * fix) and `retry`, which reloads. Without them nothing is shown.
+ * `role="alert"` region (put no other alert in it) when it failed, also for a prop it cannot use
+ * (`invalid-option`: the component never throws into Vue), with the error (its `message` says the
+ * cause and the fix) and `retry`, which reloads. Without them nothing is shown.
  * @example
  * ```vue
  * <template #error="{ error, retry }">{{ error.message }} <button @click="retry">Try again</button></template>
@@ -136,7 +137,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
             ? h(
                 'div',
                 { role: error && 'alert', style: 'position:absolute;inset:0' },
-                slot({ error: error!, retry: () => embed.value!.reload() }),
+                slot({ error: error!, retry: () => void embed.value?.reload() }),
               )
             : undefined,
         );

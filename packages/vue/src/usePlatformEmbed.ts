@@ -131,10 +131,14 @@ export function usePlatformEmbed<S extends Surface>(
       handlers[eventProp(name)] = (...args: unknown[]) => dispatch(name, ...args);
     handlers.onEvent = (message: unknown) => dispatch('event', message);
   }
+  const instance = getCurrentInstance();
   // Synchronous, so the embed exists before the parent's `mounted` hooks run. Values are
   // unwrapped from Vue's proxies (a reactive theme cannot be cloned into a message).
   const read = () => {
     const next: Record<string, unknown> = { ...handlers };
+    // The SDK's errors go to the console unless the host hears them: with `dispatch`, the component's `error` listener.
+    const listeners = instance?.vnode.props;
+    if (instance && !listeners?.onError && !listeners?.onErrorOnce) delete next.onError;
     for (const [key, value] of Object.entries(toValue(options))) next[key] ??= toRaw(value);
     return [toValue(target), next as PlatformEmbedOptions<S>] as const;
   };
@@ -144,7 +148,6 @@ export function usePlatformEmbed<S extends Surface>(
   // <KeepAlive>: the embed moves aside just before the component is deactivated (see
   // beforeDeactivate; after it, the fallback, its frame is gone: it loads again), and comes back
   // into its container when activated.
-  const instance = getCurrentInstance();
   if (instance) {
     beforeDeactivate(instance, binding.detach);
     onDeactivated(binding.detach);

@@ -27,6 +27,23 @@ const dashboard = (slots: Record<string, unknown> = {}, attrs: Record<string, un
 };
 
 describe('#fallback and #error', () => {
+  test('#error for a prop the component cannot use: its retry does nothing (nothing to reload), and throws nothing into Vue', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const errorHandler = vi.fn();
+    const w = mount(PlatformDashboard, {
+      props: { ...props(), colorScheme: 'purple' as 'dark' },
+      slots: { error: ({ error, retry }: { error: Error; retry: () => void }) => h('button', { onClick: retry }, error.message) },
+      attachTo: document.body,
+      global: { config: { errorHandler } },
+    });
+    wrappers.push(w);
+    await nextTick();
+    await w.get('button').trigger('click');
+    expect(errorHandler).not.toHaveBeenCalled();
+    expect(w.get('[role=alert]').text()).toContain('"colorScheme" must be light|dark|auto (got "purple")');
+    vi.restoreAllMocks();
+  });
+
   test('without them nothing changes: no children but the iframe, no aria-busy, no style', async () => {
     const w = dashboard();
     await fake.ready();

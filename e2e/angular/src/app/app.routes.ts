@@ -2,6 +2,7 @@ import type { Routes } from '@angular/router';
 import { DashboardPage } from './dashboardPage';
 import { ElementPage } from './elementPage';
 import { KeptPage, ReusedPage, SettingsPage } from './keptPages';
+import { MistakePage } from './mistakePage';
 
 export const routes: Routes = [
   { path: '', component: DashboardPage },
@@ -9,4 +10,5 @@ export const routes: Routes = [
   { path: 'reused', component: ReusedPage, data: { reuse: true } },
   { path: 'kept', component: KeptPage },
   { path: 'settings', component: SettingsPage },
+  { path: 'mistake', component: MistakePage },
 ];
