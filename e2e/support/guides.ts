@@ -1,0 +1,154 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { MockPlatform } from '../../packages/mock/src/index';
+import { guideFiles, writeGuideFiles } from '../../scripts/guideFiles.mjs';
+import { embedFrame, mark, markOf } from './nextRoutes';
+
+/*
+ * The guides that run (docs/guide/*.md): each guide's code blocks are the files of its app
+ * (scripts/guideFiles.mjs), written over a fresh default scaffold of its toolchain, and
+ * `checkGuide` drives the app in Chromium as a viewer would, in a development and a production
+ * build, against the mock platform. The only change to a guide's files: the tenant's address the
+ * guides embed is the mock platform's. The app's server reads the platform from PLATFORM_URL and
+ * PLATFORM_API_KEY, as every guide says; who is signed in is the `user` cookie (each guide's
+ * placeholder for the host's own sign-in reads it).
+ */
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** The tenant the guides embed, which the tests point at the mock platform. */
+export const TENANT = 'https://acme.platform.example';
+
+/** A guide: its text and its files, the tenant pointed at the mock platform. */
+export interface Guide {
+  name: string;
+  text: string;
+  files: Map<string, string>;
+  /** Writes its files over the scaffold in `dir`. */
+  writeTo(dir: string): void;
+}
+
+/** The guide docs/guide/`name`.md, its files embedding `platformOrigin`. */
+export function readGuide(name: string, platformOrigin: string): Guide {
+  const path = join(root, 'docs/guide', `${name}.md`);
+  const text = readFileSync(path, 'utf8');
+  const files = new Map(
+    [...guideFiles(text, `docs/guide/${name}.md`)].map(([file, content]) => [file, content.replaceAll(TENANT, platformOrigin)]),
+  );
+  return { name, text, files, writeTo: (dir) => writeGuideFiles(files, dir) };
+}
+
+/** The environment of a guide's server: the platform, under the names every guide uses. */
+export const platformEnv = (platform: MockPlatform): Record<string, string> => ({
+  PLATFORM_URL: platform.origin,
+  PLATFORM_API_KEY: platform.apiKey,
+});
+
+/**
+ * A message the guide explains: a browser console line or a server log line matching `line` is
+ * expected only where the guide's text says `because` (word for word), so a message a guide stops
+ * explaining fails its test.
+ */
+export interface Explained {
+  line: RegExp;
+  because: string;
+}
+
+/** The browser's line for the session route's 401 to a signed-out viewer, which every guide explains. */
+export const SIGNED_OUT_401: Explained = {
+  line: /Failed to load resource: the server responded with a status of 401/,
+  because: 'responded with a status of 401',
+};
+
+/** The app running a guide, in one build. */
+export interface GuideApp {
+  guide: Guide;
+  platform: MockPlatform;
+  /** The app's origin (127.0.0.1; the mock platform is on localhost: two sites, as in production). */
+  origin: string;
+  /** The app server's output so far. */
+  output(): string;
+  /** Where the viewer starts: a page with the app's navigation, the dashboard not shown yet (default `/settings`). */
+  start?: string;
+  /** How the dashboard is shown again after the sign-out: its link (a single-page app), or a new page load of `start`. */
+  afterSignOut?: 'link' | 'reload';
+  /** Messages the guide explains (always: {@link SIGNED_OUT_401}). */
+  explained?: Explained[];
+}
+
+/** What the viewer clicks: the app's navigation (a link or a button) by its text. */
+const control = (page: Page, name: string) => page.getByRole('navigation').getByText(name, { exact: true });
+const embedReady = (page: Page) => expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
+const settingsShown = (page: Page) => expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+
+/** The lines of `text` that report an error or a warning. */
+const problemLines = (text: string) => text.split('\n').filter((line) => /\b(error|warn(ing)?)\b/i.test(line));
+
+/**
+ * Drives the app of a guide as a viewer: signed in, the dashboard is ready with one session; it is
+ * left and entered again with no session minted (the same frame document); sign-out leaves no
+ * embed in the page; signed out, the session route's refusal shows the error UI with the route's
+ * message; the browser console and the server log hold no error or warning the guide does not
+ * explain.
+ */
+export async function checkGuide(page: Page, app: GuideApp): Promise<void> {
+  const { platform, origin } = app;
+  const explained = [SIGNED_OUT_401, ...(app.explained ?? [])];
+  for (const { because } of explained) expect(app.guide.text, `docs/guide/${app.guide.name}.md explains it`).toContain(because);
+  const unexplained = (line: string) => !explained.some(({ line: pattern }) => pattern.test(line));
+  const consoleProblems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleProblems.push(`pageerror: ${error.message}`));
+  const logBefore = app.output().length;
+  platform.reset();
+  await page.context().addCookies([{ name: 'user', value: 'jane', url: origin }]);
+  const sessions = () => platform.sessions();
+
+  await test.step('signed in: the dashboard is ready with one session', async () => {
+    await page.goto(`${origin}${app.start ?? '/settings'}`);
+    await settingsShown(page);
+    await control(page, 'Sales').click();
+    await embedReady(page);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    expect(sessions()).toHaveLength(1);
+    expect(sessions()[0]).toMatchObject({ user: { kind: 'external', externalId: 'jane' } });
+    expect(sessions()[0]!.usedAt).toBeDefined();
+    await expect(page.locator('iframe')).toHaveCount(1);
+  });
+
+  await test.step('left and entered again: the same frame document, no session minted', async () => {
+    const frame = embedFrame(page, platform.origin);
+    await mark(frame, 'first');
+    for (let round = 0; round < 2; round++) {
+      await control(page, 'Settings').click();
+      await settingsShown(page);
+      await control(page, 'Sales').click();
+      await embedReady(page);
+      expect(await markOf(frame)).toBe('first');
+    }
+    expect(sessions()).toHaveLength(1);
+  });
+
+  await test.step('sign-out: no embed left in the page', async () => {
+    await control(page, 'Settings').click();
+    await settingsShown(page);
+    await control(page, 'Sign out').click();
+    await expect(page.locator('iframe')).toHaveCount(0);
+    expect(sessions()).toHaveLength(1);
+  });
+
+  await test.step("signed out: the error UI shows the session route's message", async () => {
+    if (app.afterSignOut === 'reload') await page.goto(`${origin}${app.start ?? '/settings'}`);
+    await control(page, 'Sales').click();
+    await expect(page.getByRole('alert')).toContainText('nobody is signed in');
+    expect(sessions()).toHaveLength(1);
+  });
+
+  await test.step('no error or warning the guide does not explain', async () => {
+    expect(consoleProblems.filter(unexplained), 'the browser console').toEqual([]);
+    expect(problemLines(app.output().slice(logBefore)).filter(unexplained), "the app server's log").toEqual([]);
+  });
+}
