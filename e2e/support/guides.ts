@@ -69,9 +69,11 @@ export interface GuideApp {
   origin: string;
   /** The app server's output so far. */
   output(): string;
+  /** The dashboard's page (default `/sales`). */
+  dashboard?: string;
   /** Where the viewer starts: a page with the app's navigation, the dashboard not shown yet (default `/settings`). */
   start?: string;
-  /** How the dashboard is shown again after the sign-out: its link (a single-page app), or a new page load of `start`. */
+  /** How the dashboard is shown again after the sign-out: its link (a single-page app), or after a reload of the page. */
   afterSignOut?: 'link' | 'reload';
   /** The server's ordinary lines while the viewer uses the app (a request log, a compile), besides what the guide explains. */
   quiet?: RegExp;
@@ -88,7 +90,7 @@ export interface GuideApp {
 const control = (page: Page, name: string) => page.getByRole('navigation').getByText(name, { exact: true });
 const embedReady = (page: Page) => expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready');
 /** The app's error UI: a `role="alert"` region (not Next.js's route announcer, which is one too). */
-export const errorUi = (page: Page) => page.locator('[role=alert]:not(#__next-route-announcer__)');
+export const errorUi = (page: Page) => page.locator('[role=alert]:not(#__next-route-announcer__)').filter({ visible: true });
 const settingsShown = (page: Page) => expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
 
 /** The lines a server wrote: every one is looked at (the SDK's own log lines hold no "error"). */
@@ -118,7 +120,16 @@ export async function checkGuide(page: Page, app: GuideApp): Promise<void> {
   await page.context().addCookies([{ name: 'user', value: 'jane', url: origin }]);
   const sessions = () => platform.sessions();
 
-  await test.step('signed in: the dashboard is ready with one session', async () => {
+  await test.step("a load of the dashboard's page: ready with one session (minted on the server where the guide does)", async () => {
+    await page.goto(`${origin}${app.dashboard ?? '/sales'}`);
+    await embedReady(page);
+    expect(sessions()).toHaveLength(1);
+    expect(await page.locator('iframe').getAttribute('src')).toContain(sessions()[0]!.sessionId);
+    platform.reset();
+  });
+
+  await test.step('signed in, from another page: the dashboard is ready with one session', async () => {
+    await page.goto('about:blank');
     await page.goto(`${origin}${app.start ?? '/settings'}`);
     await settingsShown(page);
     await control(page, 'Sales').click();
@@ -158,7 +169,7 @@ export async function checkGuide(page: Page, app: GuideApp): Promise<void> {
   });
 
   await test.step("signed out: the error UI shows the session route's message", async () => {
-    if (app.afterSignOut === 'reload') await page.goto(`${origin}${app.start ?? '/settings'}`);
+    if (app.afterSignOut === 'reload') await page.reload();
     await control(page, 'Sales').click();
     await expect(errorUi(page)).toContainText('nobody is signed in');
     expect(minted()).toBe(before);
