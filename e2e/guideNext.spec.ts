@@ -181,6 +181,8 @@ test('next dev (Turbopack): the guide runs as written; the development checks ru
       origin: server.origin,
       output: server.output,
       returnsMint: 'renders the page again at every return',
+      // next dev's own lines: each request it answered, each page it compiled, each Server Action it ran.
+      quiet: /^\s*((GET|POST|HEAD) \/\S* \d{3} in |○ Compiling |✓ Compiled |└─ ƒ )/,
     });
   } finally {
     await server.stop();

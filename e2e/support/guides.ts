@@ -93,8 +93,13 @@ const embedReady = (page: Page) => expect(page.frameLocator('iframe').getByTestI
 export const errorUi = (page: Page) => page.locator('[role=alert]:not(#__next-route-announcer__)').filter({ visible: true });
 const settingsShown = (page: Page) => expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
 
-/** The lines a server wrote: every one is looked at (the SDK's own log lines hold no "error"). */
-const logLines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+/** The lines a server wrote, without their colors: every one is looked at (the SDK's own log lines hold no "error"). */
+const logLines = (text: string) =>
+  text
+    // eslint-disable-next-line no-control-regex
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
 
 /**
  * Drives the app of a guide as a viewer: signed in, the dashboard is ready with one session; it is
