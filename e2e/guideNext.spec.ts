@@ -11,8 +11,8 @@ import { freePort, runNode, scaffold, startNode, writeFiles, type Scaffold } fro
 // `cacheComponents` and `partialPrefetching` on) with the guide's files over it and our packed
 // packages, driven by checkGuide in `next build` + `next start` and in `next dev` (Turbopack),
 // plus a platform that is down. A page of the test's own (app/probe, not the guide's) runs the
-// core's development probe: the checks run in `next dev` (Turbopack and webpack), and the
-// production client chunks have none of their text.
+// core's development probe: the checks run in `next dev`, and the production client chunks have
+// none of their text.
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -184,24 +184,6 @@ test('next dev (Turbopack): the guide runs as written; the development checks ru
       // next dev's own lines: each request it answered, each page it compiled, each Server Action it ran.
       quiet: /^\s*((GET|POST|HEAD) \/\S* \d{3} in |○ Compiling |✓ Compiled |└─ ƒ )/,
     });
-  } finally {
-    await server.stop();
-  }
-});
-
-test('next dev --webpack: the development checks run; the dashboard is ready with one session', async ({ page }) => {
-  test.setTimeout(240_000);
-  rmSync(join(app, '.next'), { recursive: true, force: true });
-  const server = await start(['dev', '--webpack']);
-  try {
-    expectDevelopment(await probeOf(page, `${server.origin}/probe`));
-    // (Webpack compiles the guide's page only where the React package's client boundary has
-    // named exports only: "export *" there fails the build.)
-    platform.reset();
-    await page.context().addCookies([{ name: 'user', value: 'jane', url: server.origin }]);
-    await page.goto(`${server.origin}/sales`, { timeout: 60_000 });
-    await expect(page.frameLocator('iframe').getByTestId('embed-root')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
-    expect(platform.sessions().filter((session) => session.usedAt !== undefined)).toHaveLength(1);
   } finally {
     await server.stop();
   }
