@@ -5,8 +5,8 @@
 // --update (or UPDATE_RESULTS=1) it writes the committed bench/RESULTS.md instead, so that a
 // run leaves the working tree clean unless asked.
 //
-//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,size] [--candidate=<dir>]
-//   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload)
+//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,domwork,size] [--candidate=<dir>]
+//   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload; domwork is row 14, 50 embeds and the page's DOM work)
 //
 // --candidate=<dir> serves another build of the core (a folder with index.mjs) and adds it to
 // the dispatch benchmark as one more mode, to measure a fix side by side with the shipped core.
@@ -16,6 +16,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
+import { domWork } from './domWork.mjs';
 import { keepAlive } from './keepAlive.mjs';
 import { resilience } from './resilience.mjs';
 import { serve } from './server.mjs';
@@ -412,6 +413,9 @@ try {
 
   // ---- 11-13: keep-alive and preload (bench/keepAlive.mjs) ------------------------------
   if (runs('keepalive')) await keepAlive({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict } });
+
+  // ---- 14: 50 embeds on a page, the page's DOM work (bench/domWork.mjs) --------------------
+  if (runs('domwork')) await domWork({ context, root, quick, log, row, details, stats: { median, ms, spread, ratioVerdict } });
 
   // ---- 6: size ---------------------------------------------------------------------------
   if (runs('size')) {
