@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MockPlatform } from '../../packages/mock/src/index';
+import { expectNothingParked } from '../../packages/mock/src/playwright';
 import { guideFiles, writeGuideFiles } from '../../scripts/guideFiles.mjs';
 import { embedFrame, mark, markOf } from './nextRoutes';
 
@@ -169,6 +170,7 @@ export async function checkGuide(page: Page, app: GuideApp): Promise<void> {
     await settingsShown(page);
     before = minted();
     await control(page, 'Sign out').click();
+    await expectNothingParked(page);
     await expect(page.locator('iframe')).toHaveCount(0);
     expect(minted()).toBe(before);
   });
