@@ -189,6 +189,23 @@ for (const r of rows) console.log(line(r));
 console.log(
   '\nFor comparison (min+gzip, measured the same way): Superset SDK 3.6 KB, Looker 17.5 KB, Power BI 39.8 KB, ThoughtSpot 100.6 KB.',
 );
+
+// What Angular weighs where it is used: the main bundle of a fresh `ng new --ssr` app, with and
+// without one <platform-embed-dashboard>. Building the app takes minutes, so it is measured by
+// scripts/angularWeight.mjs (`--record`) and read here.
+const angularWeight = resolve(root, 'docs/angular-weight.json');
+const ANGULAR_APP_BUDGET = 8000;
+if (existsSync(angularWeight)) {
+  const { measured, angular, addedGzip } = JSON.parse(readFileSync(angularWeight, 'utf8'));
+  const { dashboard, templates, core } = addedGzip;
+  const verdict = dashboard <= ANGULAR_APP_BUDGET ? 'ok' : 'OVER';
+  if (verdict === 'OVER') over++;
+  console.log(
+    `\nIn a fresh Angular ${angular} app (ng new --ssr, production; scripts/angularWeight.mjs, ${measured}), one <platform-embed-dashboard> adds ` +
+      `${dashboard} B gzip to the main bundle (budget ${ANGULAR_APP_BUDGET} B: ${verdict}): the core's share ${core} B, the binding and the ` +
+      `Angular code it uses ${dashboard - core} B; with a loading and an error template and an output bound, ${templates} B.`,
+  );
+}
 if (over) {
   console.log(`\n${over} bundle(s) over budget (reported, not a test failure; run with --strict to fail).`);
   if (process.argv.includes('--strict')) process.exitCode = 1;
