@@ -2,8 +2,8 @@ import type { Frame, Page } from '@playwright/test';
 
 // Leaving a Next.js route and coming back, as a viewer does: the host's links, timed in the page,
 // and what proves an embed came through as it was (its frame's document, its loads, the page's
-// message listeners). Used by next.spec.ts (the demo host, `next start`) and freshNext.spec.ts
-// (a create-next-app scaffold, `next start` and `next dev`).
+// message listeners). Used by next.spec.ts (the demo host, `next start`) and support/guides.ts
+// (the frame document of every guide's app).
 
 /** The document loads of embed pages (one per iframe load) on `platformOrigin`, in order. */
 export function watchEmbedLoads(page: Page, platformOrigin: string): string[] {

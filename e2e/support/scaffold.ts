@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 const e2e = resolve(import.meta.dirname, '..');
 /** The packages an app installs, packed from packages/<name>. */
-const PACKED = ['core', 'react', 'vue', 'server'];
+const PACKED = ['core', 'react', 'vue', 'server', 'element'];
 
 /**
  * The version of `name` installed for `from` (a workspace folder): the scaffold installs the same
@@ -38,6 +38,7 @@ const toolchains = (): Record<string, string> => {
     esbuild: versionOf('esbuild', root),
     vite: versionOf('vite', root),
     webpack: versionOf('webpack', e2e),
+    'webpack-cli': versionOf('webpack-cli', e2e),
     next: versionOf('next', next),
     react: versionOf('react', next),
     'react-dom': versionOf('react-dom', next),
@@ -53,6 +54,8 @@ const toolchains = (): Record<string, string> => {
     'vue-router': versionOf('vue-router', e2e),
     '@vitejs/plugin-react': versionOf('@vitejs/plugin-react', root),
     '@vitejs/plugin-vue': versionOf('@vitejs/plugin-vue', root),
+    // What create-vite's vue-ts template extends its tsconfig from.
+    '@vue/tsconfig': versionOf('@vue/tsconfig', e2e),
   };
 };
 

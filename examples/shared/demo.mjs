@@ -2,7 +2,7 @@
 // each on its own origin, and prints their URLs. The Next.js host runs as in production:
 // `pnpm build:examples` ran `next build`, and this starts `next start`.
 //
-// Real tenant: set PLATFORM_BASE_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
+// Real tenant: set PLATFORM_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
 // PLATFORM_DASHBOARD_ID (the published dashboard's public id).
 // Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT, NEXT_PORT (see demoPorts.mjs).
 import { resolve } from 'node:path';
@@ -40,13 +40,13 @@ let platform;
 let mock;
 const hosts = {};
 if (realTenant) {
-  const missing = ['PLATFORM_BASE_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'].filter((k) => !env[k]);
+  const missing = ['PLATFORM_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'].filter((k) => !env[k]);
   if (missing.length) {
     console.error(`To run the demo against a real tenant, also set ${missing.join(', ')}.`);
     process.exit(1);
   }
   platform = {
-    baseUrl: env.PLATFORM_BASE_URL,
+    baseUrl: env.PLATFORM_URL,
     apiKey: env.PLATFORM_API_KEY,
     deploymentId: Number(env.PLATFORM_DEPLOYMENT_ID),
     publicId: env.PLATFORM_DASHBOARD_ID,

@@ -69,7 +69,7 @@ export async function checkDemoPorts(environment, options = {}) {
 }
 
 /** Whether the demo runs against a real tenant (see demo.mjs). */
-export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_BASE_URL || environment.PLATFORM_API_KEY);
+export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_URL || environment.PLATFORM_API_KEY);
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problem = await checkDemoPorts(process.env, { realTenant: usesRealTenant(process.env) });

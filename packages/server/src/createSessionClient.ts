@@ -206,7 +206,9 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     const copy = new Error(redact(error.message), cause);
     copy.name = error.name;
     copy.stack = redact(error.stack ?? '');
-    const code = (error as { code?: unknown }).code;
+    // `code`, and a framework's `digest` (how Next.js recognizes its own signals, such as a prerender's end).
+    const { code, digest } = error as { code?: unknown; digest?: unknown };
+    if (typeof digest === 'string') Object.assign(copy, { digest: redact(digest) });
     return typeof code === 'string' ? Object.assign(copy, { code }) : copy;
   };
 

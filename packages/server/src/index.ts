@@ -12,6 +12,7 @@ export {
   type SessionClient,
   type SessionClientOptions,
 } from './createSessionClient';
+export { mintInitialSession, type InitialSessionOptions } from './mintInitialSession';
 export { createSessionHandler, DEFAULT_RETRY_AFTER_SECONDS, type SessionHandlerOptions, type SessionUser } from './createSessionHandler';
 export { SessionRouteErrors, type SessionRouteError } from './routeAnswers';
 export { toNodeHandler, type NodeHandlerOptions, type NodeRequestLike, type NodeResponseLike } from './toNodeHandler';

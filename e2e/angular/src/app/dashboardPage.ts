@@ -1,9 +1,9 @@
-import { Component, NgZone, input, signal } from '@angular/core';
+import { Component, NgZone, signal } from '@angular/core';
 import { PlatformDashboard, PlatformEmbedError, PlatformEmbedLoading, type EventMap } from '@platform-embed/angular';
 
-// The page of the fresh Angular app in e2e/angular.spec.ts: the dashboard with declarative inputs,
-// typed outputs, the handle, and the loading and error templates. `platform` is the mock
-// platform's origin, from the page's query (`?platform=`).
+// A page of the test's own in the Angular guide's app (e2e/guideAngular.spec.ts): the dashboard
+// with declarative inputs, typed outputs, the handle, and the loading and error templates. The
+// tenant is the guide's, which the test points at the mock platform.
 @Component({
   selector: 'app-dashboard-page',
   imports: [PlatformDashboard, PlatformEmbedLoading, PlatformEmbedError],
@@ -25,7 +25,7 @@ import { PlatformDashboard, PlatformEmbedError, PlatformEmbedLoading, type Event
     <button data-testid="refresh" (click)="dashboard.handle()?.refresh()">Refresh</button>
     <platform-embed-dashboard
       #dashboard
-      [baseUrl]="platform()"
+      baseUrl="https://acme.platform.example"
       [publicId]="publicId()"
       [session]="session"
       [colorScheme]="dark() ? 'dark' : 'light'"
@@ -43,7 +43,6 @@ import { PlatformDashboard, PlatformEmbedError, PlatformEmbedLoading, type Event
   `,
 })
 export class DashboardPage {
-  readonly platform = input.required<string>();
   protected readonly publicId = signal('sales-overview');
   protected readonly dark = signal(false);
   protected readonly drilled = signal('');

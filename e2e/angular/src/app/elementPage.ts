@@ -1,10 +1,10 @@
-import { CUSTOM_ELEMENTS_SCHEMA, Component, input, signal } from '@angular/core';
+import { CUSTOM_ELEMENTS_SCHEMA, Component, signal } from '@angular/core';
 import '@platform-embed/element';
 import type { EmbedState, PlatformEvent } from '@platform-embed/element';
 
-// The README's Angular guide for the custom element (without @platform-embed/angular), in the
-// fresh app: a sized block, `session-url` (an attribute, in the server HTML), typed events.
-// `base-url` is bound here because the mock platform's origin comes from the page's query.
+// The custom element in Angular (without @platform-embed/angular), a page of the test's own in
+// the Angular guide's app: a sized block, `session-url` (an attribute, in the server HTML), typed
+// events.
 @Component({
   selector: 'app-element-page',
   schemas: [CUSTOM_ELEMENTS_SCHEMA],
@@ -16,7 +16,7 @@ import type { EmbedState, PlatformEvent } from '@platform-embed/element';
       Drilled into <span data-testid="drilled">{{ drilled() }}</span>
     </p>
     <platform-dashboard
-      [attr.base-url]="platform()"
+      base-url="https://acme.platform.example"
       public-id="sales-overview"
       session-url="/api/embed-session"
       (platform-statechange)="onState($event)"
@@ -26,7 +26,6 @@ import type { EmbedState, PlatformEvent } from '@platform-embed/element';
   `,
 })
 export class ElementPage {
-  readonly platform = input.required<string>();
   protected readonly status = signal('');
   protected readonly drilled = signal('');
 

@@ -1,11 +1,11 @@
-import { Component, Injectable, afterRenderEffect, inject, input, signal, viewChild } from '@angular/core';
+import { Component, Injectable, afterRenderEffect, inject, signal, viewChild } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { PlatformDashboard } from '@platform-embed/angular';
 
-// The routes of e2e/angular.spec.ts's keep-alive tests: a dashboard on a reused route
-// (`/reused`, detached and attached again by the app's RouteReuseStrategy), one with keepAlive on
-// a route destroyed when left (`/kept`), and `/settings`, where the color scheme changes
-// meanwhile. The links keep the page's query (`?platform=`, `?plainRouter`).
+// The routes of e2e/guideAngular.spec.ts's keep-alive tests: a dashboard on a reused route
+// (`/reused`, detached and attached again by the zone build's RouteReuseStrategy), one with
+// keepAlive on a route destroyed when left (`/kept`), and `/theme`, where the color scheme changes
+// meanwhile. The links keep the page's query (`?plainRouter`).
 
 /** The app's color scheme, which the dashboards follow. */
 @Injectable({ providedIn: 'root' })
@@ -23,7 +23,7 @@ const record = (status: string) => ((window as unknown as { embedStatuses?: stri
     <nav>
       <a routerLink="/reused" queryParamsHandling="preserve">Reused dashboard</a> |
       <a routerLink="/kept" queryParamsHandling="preserve">Kept dashboard</a> |
-      <a routerLink="/settings" queryParamsHandling="preserve">Settings</a>
+      <a routerLink="/theme" queryParamsHandling="preserve">Theme</a>
     </nav>
   `,
 })
@@ -39,7 +39,7 @@ export class Nav {}
       Status: <span data-testid="status">{{ dashboard().state().status }}</span>
     </p>
     <platform-embed-dashboard
-      [baseUrl]="platform()"
+      baseUrl="https://acme.platform.example"
       publicId="sales-overview"
       [session]="session"
       [colorScheme]="theme.dark() ? 'dark' : 'light'"
@@ -48,7 +48,6 @@ export class Nav {}
   `,
 })
 export class ReusedPage {
-  readonly platform = input.required<string>();
   protected readonly theme = inject(Theme);
   protected readonly dashboard = viewChild.required(PlatformDashboard);
   protected readonly session = () => fetch('/api/embed-session', { method: 'POST' });
@@ -68,7 +67,7 @@ export class ReusedPage {
     </p>
     <platform-embed-dashboard
       keepAlive
-      [baseUrl]="platform()"
+      baseUrl="https://acme.platform.example"
       publicId="sales-overview"
       [session]="session"
       [colorScheme]="theme.dark() ? 'dark' : 'light'"
@@ -79,14 +78,14 @@ export class ReusedPage {
 export class KeptPage extends ReusedPage {}
 
 @Component({
-  selector: 'app-settings-page',
+  selector: 'app-theme-page',
   imports: [Nav],
   template: `
     <app-nav />
-    <h1>Settings</h1>
+    <h1>Theme</h1>
     <button data-testid="dark" (click)="theme.dark.set(!theme.dark())">Dark</button>
   `,
 })
-export class SettingsPage {
+export class ThemePage {
   protected readonly theme = inject(Theme);
 }

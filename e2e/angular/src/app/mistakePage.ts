@@ -1,9 +1,11 @@
-import { Component, input, signal } from '@angular/core';
+import { Component, inject, signal } from '@angular/core';
+import { ActivatedRoute } from '@angular/router';
 import { PlatformDashboard, PlatformEmbedError, type ColorScheme } from '@platform-embed/angular';
 
-// A bad input in the fresh Angular app (e2e/angular.spec.ts): the color scheme comes from outside
-// the code (the page's query, as a CMS or a config would give it), so nothing checks it before
-// the SDK. It must cost the embed (its error template says why), never the page around it.
+// A page of the test's own in the Angular guide's app (e2e/guideAngular.spec.ts): a bad input.
+// The color scheme comes from outside the code (the page's query, as a CMS or a config would give
+// it), so nothing checks it before the SDK. It must cost the embed (its error template says why),
+// never the page around it.
 @Component({
   selector: 'app-mistake-page',
   imports: [PlatformDashboard, PlatformEmbedError],
@@ -11,10 +13,10 @@ import { PlatformDashboard, PlatformEmbedError, type ColorScheme } from '@platfo
     <h1>Sales</h1>
     <button data-testid="counter" (click)="clicks.set(clicks() + 1)">clicked {{ clicks() }}</button>
     <platform-embed-dashboard
-      [baseUrl]="platform()"
+      baseUrl="https://acme.platform.example"
       publicId="sales-overview"
       [session]="session"
-      [colorScheme]="scheme()"
+      [colorScheme]="scheme"
       style="height: 300px"
     >
       <ng-template platformEmbedError let-error>
@@ -25,8 +27,7 @@ import { PlatformDashboard, PlatformEmbedError, type ColorScheme } from '@platfo
   `,
 })
 export class MistakePage {
-  readonly platform = input.required<string>();
-  readonly scheme = input<ColorScheme>();
+  protected readonly scheme = inject(ActivatedRoute).snapshot.queryParamMap.get('scheme') as ColorScheme;
   protected readonly clicks = signal(0);
   protected readonly session = () => fetch('/api/embed-session', { method: 'POST' });
 }

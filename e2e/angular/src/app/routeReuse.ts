@@ -20,8 +20,9 @@ export class ReuseMarkedRoutes extends BaseRouteReuseStrategy {
 }
 
 /**
- * The app's strategy, made to keep its embeds with keepEmbeds(); with `?plainRouter` in the
- * page's address (e2e/angular.spec.ts) as it is, to show what Angular's router does without it.
+ * The zone build's strategy (main.zone.ts), made to keep its embeds with keepEmbeds(); with
+ * `?plainRouter` in the page's address (e2e/guideAngular.spec.ts) as it is, to show what Angular's
+ * router does without it.
  */
 export function appRouteReuse(): RouteReuseStrategy {
   const strategy = new ReuseMarkedRoutes();
