@@ -20,15 +20,13 @@ const logged = (page: Page): Promise<Logged[]> =>
     );
 /** The host's own entries in its log: one per click on an action button (examples/shared/CONTRACT.md). */
 const hostActions = (page: Page) =>
-  page
-    .locator('[data-testid="event-log"] li[data-action]')
-    .evaluateAll((items) =>
-      items.map((li) => ({
-        action: (li as HTMLElement).dataset.action!,
-        sent: (li as HTMLElement).dataset.sent!,
-        payload: JSON.parse(li.textContent || '{}'),
-      })),
-    );
+  page.locator('[data-testid="event-log"] li[data-action]').evaluateAll((items) =>
+    items.map((li) => ({
+      action: (li as HTMLElement).dataset.action!,
+      sent: (li as HTMLElement).dataset.sent!,
+      payload: JSON.parse(li.textContent || '{}'),
+    })),
+  );
 /** What each button of a demo host sends: the action and its payload as the protocol carries them, or a reload. */
 const SENT: Record<string, [string, Record<string, unknown>]> = {
   'scheme-dark': ['set-color-scheme', { scheme: 'dark' }],
