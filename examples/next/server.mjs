@@ -72,7 +72,7 @@ export async function startNextHost({ platform, port = 0, host = '127.0.0.1', ti
   const child = spawn(process.execPath, [nextBin, 'start', '-p', String(listenOn), '-H', host], {
     cwd: app,
     env: nextEnv({
-      PLATFORM_BASE_URL: platform.baseUrl,
+      PLATFORM_URL: platform.baseUrl,
       PLATFORM_API_KEY: platform.apiKey,
       PLATFORM_DEPLOYMENT_ID: String(platform.deploymentId),
       PLATFORM_DASHBOARD_ID: platform.publicId,

@@ -2,7 +2,7 @@
 // each on its own origin, and prints their URLs. The Next.js host runs as in production:
 // `pnpm build:examples` ran `next build`, and this starts `next start`.
 //
-// Real tenant: set PLATFORM_BASE_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
+// Real tenant: set PLATFORM_URL, PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID and
 // PLATFORM_DASHBOARD_ID (the published dashboard's public id).
 // Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT, NEXT_PORT (see demoPorts.mjs).
 import { resolve } from 'node:path';
@@ -41,7 +41,7 @@ let mock;
 const hosts = {};
 if (realTenant) {
   platform = {
-    baseUrl: env.PLATFORM_BASE_URL,
+    baseUrl: env.PLATFORM_URL,
     apiKey: env.PLATFORM_API_KEY,
     deploymentId: Number(env.PLATFORM_DEPLOYMENT_ID),
     publicId: env.PLATFORM_DASHBOARD_ID,

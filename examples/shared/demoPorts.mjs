@@ -70,10 +70,10 @@ export async function checkDemoPorts(environment, options = {}) {
 }
 
 /** Whether the demo runs against a real tenant (see demo.mjs). */
-export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_BASE_URL || environment.PLATFORM_API_KEY);
+export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_URL || environment.PLATFORM_API_KEY);
 
 /** The variables of a real tenant, all needed once one is set. */
-export const TENANT_VARIABLES = ['PLATFORM_BASE_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'];
+export const TENANT_VARIABLES = ['PLATFORM_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'];
 
 /**
  * Against a real tenant, the message naming the variables still missing; null when all are set,
@@ -87,7 +87,7 @@ export function checkRealTenant(environment) {
   return (
     `pnpm demo cannot start: to run the demo against a real tenant, also set ${missing.join(', ')}.\n` +
     `  ${TENANT_VARIABLES.join(', ')}: the tenant's base URL, an API key, the deployment id and the published dashboard's public id.\n` +
-    'Without PLATFORM_BASE_URL and PLATFORM_API_KEY, the demo runs against the mock platform.'
+    'Without PLATFORM_URL and PLATFORM_API_KEY, the demo runs against the mock platform.'
   );
 }
 

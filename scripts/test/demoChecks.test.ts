@@ -15,7 +15,7 @@ const run = (tenant: Record<string, string>) => {
 };
 
 test('the check pnpm demo runs before building names the real tenant variables still missing', () => {
-  const { status, stderr } = run({ PLATFORM_BASE_URL: 'https://acme.platform.example' });
+  const { status, stderr } = run({ PLATFORM_URL: 'https://acme.platform.example' });
   expect(status).toBe(1);
   expect(stderr).toContain('also set PLATFORM_API_KEY, PLATFORM_DEPLOYMENT_ID, PLATFORM_DASHBOARD_ID');
   expect(stderr).not.toMatch(/^\s+at /m);
@@ -28,7 +28,7 @@ test('the check pnpm demo runs before building names the real tenant variables s
 test('with every variable of the tenant, or none (the mock platform), the check passes', () => {
   expect(run({}).status).toBe(0);
   const tenant = {
-    PLATFORM_BASE_URL: 'https://acme.platform.example',
+    PLATFORM_URL: 'https://acme.platform.example',
     PLATFORM_API_KEY: 'k'.repeat(32),
     PLATFORM_DEPLOYMENT_ID: '1',
     PLATFORM_DASHBOARD_ID: 'sales',

@@ -5,7 +5,7 @@ import { createSessionClient, type SessionClient } from '@platform-embed/server'
 
 /** The environment variables of this host, as `pnpm demo` (examples/shared/demo.mjs) sets them. */
 export interface PlatformConfig {
-  /** PLATFORM_BASE_URL: the tenant host (the mock platform in the demo). */
+  /** PLATFORM_URL: the tenant host (the mock platform in the demo). */
   baseUrl: string;
   /** PLATFORM_API_KEY: the key generate-session needs; stays on the server. */
   apiKey: string;
@@ -16,10 +16,10 @@ export interface PlatformConfig {
 }
 
 export function readPlatformConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
-  const missing = ['PLATFORM_BASE_URL', 'PLATFORM_API_KEY'].filter((name) => !env[name]);
+  const missing = ['PLATFORM_URL', 'PLATFORM_API_KEY'].filter((name) => !env[name]);
   if (missing.length) throw new Error(`the Next.js host needs ${missing.join(' and ')} (pnpm demo sets them)`);
   return {
-    baseUrl: env.PLATFORM_BASE_URL!,
+    baseUrl: env.PLATFORM_URL!,
     apiKey: env.PLATFORM_API_KEY!,
     deploymentId: Number(env.PLATFORM_DEPLOYMENT_ID ?? 1),
     publicId: env.PLATFORM_DASHBOARD_ID ?? 'sales-overview',
