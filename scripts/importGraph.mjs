@@ -1,0 +1,85 @@
+// The import graph of one package's sources, with each file's level and any import circles.
+//
+// A file's level is one more than the highest level of the files it imports (type-only imports
+// included: a file that needs another's type sits above it); a file that imports nothing of the
+// package is level 1. A circle makes levels undefined: its files are listed and left out.
+//
+//   node scripts/importGraph.mjs [packages/core/src] [--max=9]
+//
+// Prints every file by level, the circles, and the depth (the highest level). With --max it
+// exits 1 when the depth is over it or there is a circle.
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const args = process.argv.slice(2);
+const root = resolve(args.find((a) => !a.startsWith('--')) ?? 'packages/core/src');
+const max = Number(args.find((a) => a.startsWith('--max='))?.slice(6) ?? NaN);
+
+const files = readdirSync(root, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
+  .map((e) => join(e.parentPath, e.name));
+
+/** The package files `file` imports (relative specifiers only), type-only imports included. */
+function importsOf(file) {
+  const source = readFileSync(file, 'utf8');
+  const found = new Set();
+  for (const [, spec] of source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"](\.[^'"]+)['"]/g)) {
+    const base = resolve(dirname(file), spec);
+    const target = [base + '.ts', base + '.tsx', join(base, 'index.ts')].find((candidate) => files.includes(candidate));
+    if (target) found.add(target);
+  }
+  return [...found];
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+// Strongly connected components (Tarjan): a component of more than one file is a circle; the
+// levels are those of the graph of components, so the files above a circle still get one.
+const components = [];
+const componentOf = new Map();
+{
+  let index = 0;
+  const indexOf = new Map();
+  const low = new Map();
+  const stack = [];
+  const visit = (file) => {
+    indexOf.set(file, index);
+    low.set(file, index++);
+    stack.push(file);
+    for (const dep of graph.get(file)) {
+      if (!indexOf.has(dep)) {
+        visit(dep);
+        low.set(file, Math.min(low.get(file), low.get(dep)));
+      } else if (stack.includes(dep)) low.set(file, Math.min(low.get(file), indexOf.get(dep)));
+    }
+    if (low.get(file) === indexOf.get(file)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        component.push(member);
+        componentOf.set(member, components.length);
+      } while (member !== file);
+      components.push(component);
+    }
+  };
+  for (const f of files) if (!indexOf.has(f)) visit(f);
+}
+// Tarjan emits a component after every component it imports: one pass in that order.
+const componentLevel = [];
+components.forEach((component, i) => {
+  let highest = 0;
+  for (const file of component)
+    for (const dep of graph.get(file)) if (componentOf.get(dep) !== i) highest = Math.max(highest, componentLevel[componentOf.get(dep)]);
+  componentLevel[i] = highest + 1;
+});
+const level = new Map(files.map((f) => [f, componentLevel[componentOf.get(f)]]));
+const circles = components.filter((c) => c.length > 1).map((c) => c.map((f) => relative(root, f)).sort());
+
+const byLevel = new Map();
+for (const [f, l] of level) byLevel.set(l, [...(byLevel.get(l) ?? []), relative(root, f)]);
+const depth = Math.max(0, ...level.values());
+console.log(`${relative(process.cwd(), root)}: ${files.length} files, depth ${depth}, ${circles.length} circle(s)`);
+for (let l = depth; l >= 1; l--) console.log(`  level ${String(l).padStart(2)}: ${(byLevel.get(l) ?? []).sort().join(', ')}`);
+for (const c of circles) console.log(`  circle: ${c.join(' <-> ')}`);
+if (!Number.isNaN(max) && (depth > max || circles.length)) process.exit(1);
