@@ -9,11 +9,11 @@ const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile) ? JSON
 /** The guides, one per toolchain: each page's code blocks are the files of a fresh scaffold that a test builds and runs. */
 export const GUIDES: [text: string, link: string][] = [
   ['Next.js (App Router)', '/guide/nextjs'],
-  ['Nuxt', '/guide/nuxt'],
+  ['Nuxt 4', '/guide/nuxt'],
   ['Vite + React', '/guide/vite-react'],
   ['Vite + Vue', '/guide/vite-vue'],
-  ['Angular (SSR)', '/guide/angular'],
-  ['HTML and the script tag', '/guide/html'],
+  ['Angular 21 with SSR', '/guide/angular'],
+  ['Plain HTML and the script tag', '/guide/html'],
   ['webpack', '/guide/webpack'],
 ];
 
