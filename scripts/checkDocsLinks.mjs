@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * `pnpm check:docs`: the built documentation site (docs/.vitepress/dist, `pnpm docs`) served on a
+ * `pnpm check:docs`: the built documentation site (docs/.vitepress/dist, `pnpm docs:build`) served on a
  * free port and opened in Chromium, page after page from the home page: every internal link must
  * lead to a page or file that exists, and every anchor (`#...`) to an element of that page with
  * that id. Pages are followed as the browser renders them, after hydration, so a link written by a
@@ -30,7 +30,7 @@ const dist = resolve(process.argv[2] ?? join(root, 'docs/.vitepress/dist'));
 // The READMEs link into this repository's own site, not into another one given as an argument.
 const ownSite = dist === join(root, 'docs/.vitepress/dist');
 if (!existsSync(join(dist, 'index.html'))) {
-  console.error(`check:docs: no site in ${dist}: run \`pnpm docs\` first.`);
+  console.error(`check:docs: no site in ${dist}: run \`pnpm docs:build\` first.`);
   process.exit(1);
 }
 

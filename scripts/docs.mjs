@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /*
- * `pnpm docs`: the documentation site, built with no warning.
+ * `pnpm docs:build`: the documentation site, built with no warning. (Not `pnpm docs`: that name is
+ * pnpm's own command, which hands it to `npm docs`; VitePress names its scripts docs:dev,
+ * docs:build and docs:preview.)
  *
  * 1. The API reference of the seven packages, written as Markdown into docs/api by TypeDoc
  *    (typedoc.json: typedoc-plugin-markdown and typedoc-vitepress-theme; every warning, such as
