@@ -3,6 +3,7 @@
 // runs on Node, Bun and Deno (imported as it is) and on workerd and Vercel's edge-runtime
 // (bundled). run.mjs starts the mock platform and the misbehaving upstreams on Node and passes
 // their addresses in `targets`.
+/* global ReadableStream, TextEncoder */
 import { createSessionClient, createSessionHandler, PlatformApiError } from '@platform-embed/server';
 
 /**
@@ -132,6 +133,49 @@ export const CHECKS = {
     for (const run of text.match(/[A-Za-z0-9+/]{16,}/g) ?? []) for (let skip = 0; skip < 4; skip++) decoded.push(safeAtob(run.slice(skip)));
     const leaked = decoded.map((reading) => keyPieceIn(reading, targets.apiKey)).find(Boolean);
     expect(leaked === undefined, `"${leaked}" of the key is in the error`);
+  },
+
+  async 'a body still arriving after bodyTimeoutMs is answered 408 (issue 23)'(targets) {
+    const route = createSessionHandler({
+      client: { baseUrl: targets.platform, apiKey: targets.apiKey },
+      deploymentId: 1,
+      bodyTimeoutMs: 200,
+      resolveUser: () => ({ externalId: 'matrix-user' }),
+      onError: () => {},
+    });
+    // One byte, then nothing: a stalled client.
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{'));
+      },
+    });
+    const request = new Request(ROUTE, {
+      method: 'POST',
+      headers: { ...sameOrigin, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    });
+    const answer = await Promise.race([route(request), new Promise((resolve) => setTimeout(() => resolve(undefined), 3000))]);
+    expect(answer !== undefined, 'no answer within 3 s');
+    await expectAnswer(/** @type {Response} */ (answer), 408, 'request-timeout');
+  },
+
+  async 'a success answer holding the key is refused: 502, never passed on (issue 23)'(targets) {
+    const keyAsSession = async () =>
+      new Response(JSON.stringify({ sessionId: targets.apiKey }), { headers: { 'content-type': 'application/json' } });
+    const client = createSessionClient({ baseUrl: targets.platform, apiKey: targets.apiKey, fetch: keyAsSession });
+    const error = await rejection(client.generateSession({ deploymentId: 1, externalId: 'matrix-user' }));
+    expect(
+      error.code === 'invalid-response' && keyPieceIn(`${error.message}\n${error.stack}`, targets.apiKey) === undefined,
+      error.message,
+    );
+    const route = createSessionHandler({
+      client: { baseUrl: targets.platform, apiKey: targets.apiKey, fetch: keyAsSession },
+      deploymentId: 1,
+      resolveUser: () => ({ externalId: 'matrix-user' }),
+      onError: () => {},
+    });
+    await expectAnswer(await route(new Request(ROUTE, { method: 'POST', headers: sameOrigin })), 502, 'session-not-created');
   },
 };
 

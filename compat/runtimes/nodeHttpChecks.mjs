@@ -40,6 +40,26 @@ export const NODE_HTTP_CHECKS = {
     });
   },
 
+  async 'toNodeHandler on node:http: a 1 MiB body is answered 413, three times in a row (issue 23)'(targets) {
+    await withNodeServer(targets, targets.platform, async (url) => {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+          body: 'x'.repeat(1024 * 1024),
+          signal: AbortSignal.timeout(5000),
+        }).catch((error) => ({ status: String(error), arrayBuffer: async () => {} }));
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+      expect(
+        statuses.every((status) => status === 413),
+        `answered ${statuses.join(', ')}`,
+      );
+    });
+  },
+
   async 'toNodeHandler on node:http: a platform 429 is answered 429 with Retry-After'(targets) {
     await withNodeServer(targets, targets.limited, async (url) => {
       const response = await fetch(url, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });

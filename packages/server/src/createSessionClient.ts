@@ -1,4 +1,5 @@
 import { toOrigin } from './baseUrl';
+import { MAX_TIMER_MS } from './bodyLimits';
 import { PlatformApiErrorCodes, PlatformApiError, type PlatformApiErrorCode } from './platformApiError';
 import { readLimitedText } from './readLimitedBody';
 import { createRedactor } from './redactSecret';
@@ -60,8 +61,6 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 65_536;
 /** The longest platform message kept in an error (after redaction). */
 const PLATFORM_MESSAGE_MAX_LENGTH = 500;
-/** `setTimeout`'s largest delay. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 const CODE_OF_STATUS: Record<number, PlatformApiErrorCode> = {
   400: PlatformApiErrorCodes.BadRequest,
@@ -166,9 +165,10 @@ function statusHint(status: number, deploymentId: number, retryAfter: number | u
  * `Authorization: Api-Key <apiKey>`. Uses Web `fetch` and streams only, so it runs on Node 20+,
  * Deno, Bun, Cloudflare Workers and Vercel's Edge runtime. The key is held in a closure: it is
  * not a property of the client, and it is redacted from every error (including what the
- * platform echoes back, in any letter case, URL-encoded or base64-encoded, whole or as a piece
+ * platform echoes back, in any letter case, URL-encoded, hex or base64-encoded, whole or as a piece
  * of 12 characters or more, and `cause` chains). Redirects are never followed, so the key is
- * only ever sent to `baseUrl`.
+ * only ever sent to `baseUrl`, and a successful answer that holds the key in any of these forms
+ * fails with `invalid-response`: the key never reaches a browser as a session id.
  *
  * A `429` answer fails with code `rate-limited`, a `503` with `unavailable`; both carry the
  * platform's `Retry-After` as {@link PlatformApiError.retryAfter}, in seconds.
@@ -259,6 +259,14 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       throw new PlatformApiError(
         PlatformApiErrorCodes.InvalidResponse,
         `generate-session answered ${status} with a body larger than ${maxResponseBytes} bytes (maxResponseBytes), where a session answer is a few dozen bytes; check that baseUrl is the platform's address`,
+        { status },
+      );
+    // A session id is handed to a browser: an answer that holds the key in any form (a proxy or
+    // a mock echoing the request back) must not be, whatever field holds it.
+    if (redact(answer.text) !== answer.text)
+      throw new PlatformApiError(
+        PlatformApiErrorCodes.InvalidResponse,
+        `generate-session answered ${status} with the API key in its body, which is refused and never passed on; something between here and the platform echoes requests back: check that baseUrl is the platform's address`,
         { status },
       );
     const sessionId = sessionIdFromBody(answer.text);

@@ -1,8 +1,10 @@
+import { DEFAULT_BODY_TIMEOUT_MS, timerDelay } from './bodyLimits';
 import { createSessionClient, type SessionClient, type SessionClientOptions } from './createSessionClient';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 import { createRedactor } from './redactSecret';
 import { failureAnswer, jsonAnswer, type SessionRouteError } from './routeAnswers';
-import { checkRequestBody, checkRequestSite, listedOrigin, normalizeOrigin } from './routeRequestChecks';
+import { requestOrigin } from './requestOrigin';
+import { checkRequestBody, checkRequestSite, listedOrigin, normalizeOrigin, type BodyLimits } from './routeRequestChecks';
 import type { ExternalUserSessionRequest, InternalUserSessionRequest } from './types';
 
 type OptionalDeployment<T> = T extends unknown ? Omit<T, 'deploymentId'> & { deploymentId?: number } : never;
@@ -51,6 +53,23 @@ export interface SessionHandlerOptions {
    */
   maxBodyBytes?: number;
   /**
+   * Milliseconds allowed for receiving the request body; a body still arriving then (a slow or
+   * stalled client) is answered 408 and no longer read. A session route's body is a few bytes,
+   * or none.
+   * @default 10000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Set it when the app is reached only through a proxy that terminates TLS or rewrites the host
+   * (a load balancer, Heroku, Render, Fly, a Kubernetes ingress) and sets `Forwarded` (RFC 7239)
+   * or `X-Forwarded-Proto`/`X-Forwarded-Host`: the route then takes its own origin, which a
+   * request's `Origin` must equal when there is no `Sec-Fetch-Site`, from the first entry of
+   * those headers instead of the request URL (`http://` behind such a proxy). Off by default:
+   * a client that reaches the app without the proxy can send these headers itself.
+   * @default false
+   */
+  trustProxy?: boolean;
+  /**
    * Called with every failure that became a 5xx answer, or a 429 (the browser only gets a
    * generic message). The error's message never holds the API key.
    * @default logs `error.message` with `console.error`, the API key redacted
@@ -62,6 +81,10 @@ export interface SessionHandlerOptions {
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 const DEFAULT_MAX_BODY_BYTES = 16_384;
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** Why a request whose body was already read is not answered. */
+const BODY_ALREADY_READ =
+  'the request body was already read (by a middleware?) before the session route: pass a Request whose body is unread, e.g. new Request(request, { body: theBodyText }) (see the framework recipes in the README)';
 
 /** The answer to a failed session call, by the client's error code. */
 const ROUTE_ERROR_OF: Partial<Record<PlatformApiError['code'], SessionRouteError>> = {
@@ -129,7 +152,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  * Before anything else it refuses what it must not answer, each with a JSON body
  * `{ "error": "<code>", "message": "..." }` (see {@link SessionRouteErrors}): another method
  * (405, `POST` only by default), a request from another site (403, by `Sec-Fetch-Site`, else
- * `Origin`), a body over `maxBodyBytes` (413) or one that is not JSON (415, 400). Then 401
+ * `Origin`; behind a proxy see `trustProxy`), a body over `maxBodyBytes` (413), one still
+ * arriving after `bodyTimeoutMs` (408) or one that is not JSON (415, 400). Then 401
  * when `resolveUser` returns null. A rate-limited platform is answered `429` and an unavailable
  * one `503`, both with `Retry-After` in seconds (the platform's, else
  * {@link DEFAULT_RETRY_AFTER_SECONDS}); other platform failures 502, a timeout 504, anything
@@ -168,6 +192,16 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (typeof maxBodyBytes !== 'number' || !(maxBodyBytes >= 0))
     throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, `maxBodyBytes must be a number of bytes, got ${String(maxBodyBytes)}`);
+  const bodyTimeoutMs = timerDelay(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  if (bodyTimeoutMs === undefined)
+    throw new PlatformApiError(
+      PlatformApiErrorCodes.InvalidOption,
+      `bodyTimeoutMs must be a positive number of milliseconds, got ${String(options.bodyTimeoutMs)}`,
+    );
+  const bodyLimits: BodyLimits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeoutMs };
+  const trustProxy = options.trustProxy ?? false;
+  if (typeof trustProxy !== 'boolean')
+    throw new PlatformApiError(PlatformApiErrorCodes.InvalidOption, `trustProxy must be true or false, got ${String(trustProxy)}`);
   const { deploymentId } = options;
   // The key is redacted from what the default onError logs, also from errors of resolveUser.
   const redact = redactorFor(clientOptions?.apiKey);
@@ -191,9 +225,13 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
   /** The refusal of a request the route must not answer, before anyone is looked up. */
   async function refusal(request: Request): Promise<Response | undefined> {
     if (!methods.includes(request.method.toUpperCase())) return failureAnswer('method-not-allowed', { Allow: methods.join(', ') });
-    const siteRefusal = checkRequestSite(request, allowedOrigins);
+    const siteRefusal = checkRequestSite(request, allowedOrigins, requestOrigin(request, trustProxy));
     if (siteRefusal) return failureAnswer(siteRefusal);
-    const bodyRefusal = await checkRequestBody(request, maxBodyBytes);
+    if (request.bodyUsed) {
+      onError(new PlatformApiError(PlatformApiErrorCodes.InvalidOption, BODY_ALREADY_READ), request);
+      return failureAnswer('internal-error');
+    }
+    const bodyRefusal = await checkRequestBody(request, bodyLimits);
     return bodyRefusal ? failureAnswer(bodyRefusal) : undefined;
   }
 

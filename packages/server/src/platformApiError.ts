@@ -18,7 +18,7 @@ export const PlatformApiErrorCodes = {
   Unavailable: 'unavailable',
   /** Any other non-2xx answer, including a redirect (never followed, so the key goes nowhere else). */
   Http: 'http',
-  /** A 2xx answer whose body holds no usable `sessionId`, or is larger than `maxResponseBytes`. */
+  /** A 2xx answer whose body holds no usable `sessionId`, holds the API key in any form, or is larger than `maxResponseBytes`. */
   InvalidResponse: 'invalid-response',
   /** No complete answer within `timeoutMs`. */
   Timeout: 'timeout',

@@ -4,12 +4,15 @@
  *
  * A key can come back in other forms than the one we sent: URL-encoded (`%2F`), inside
  * base64 or base64url (an `Authorization` header echoed as a Basic credential or a token),
- * upper- or lower-cased, JSON-escaped, or cut (a long prefix in a truncated log line). So
- * the text is not searched for the key itself but for any piece of it at least
- * `REDACTED_PIECE_LENGTH` characters long, compared without regard to ASCII letter case,
- * after decoding `%XX` and backslash escapes, in the key's own form and in the parts of its
- * base64 and base64url encodings that do not depend on what surrounds it. Each run of the
- * text that matches becomes `[redacted]`.
+ * hex-encoded (a byte dump, in either letter case), upper- or lower-cased, JSON-escaped, or cut
+ * (a long prefix in a truncated log line), and two of these combined (a URL-encoded base64
+ * value, the hex of a base64 value, the base64 of the URL-encoded key). So the text is not
+ * searched for the key itself but for any piece of it at least `REDACTED_PIECE_LENGTH`
+ * characters long, compared without regard to ASCII letter case, after decoding `%XX` and
+ * backslash escapes, in the key's own form (also upper- or lower-cased, URL-encoded and
+ * JSON-escaped) and in what one or two binary encodings make of it: the hex, and the parts of
+ * the base64 and base64url encodings that do not depend on what surrounds the key. Each run of
+ * the text that matches becomes `[redacted]`.
  */
 
 /** A run of this many characters of the key (in any of its forms) is redacted wherever it appears. */
@@ -73,14 +76,43 @@ function base64Core(secret: string, offset: number): string {
   return encoded.slice(first, last + 1);
 }
 
-/** The key and the stable middles of its base64 and base64url encodings at the three byte alignments. */
-function secretForms(secret: string): string[] {
-  const forms = [secret];
+/** The hex digits of a latin-1 string, two per byte. */
+function hex(text: string): string {
+  return Array.from(text, (char) => char.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The key as it may be written before a binary encoding is applied to it: as it is, in upper
+ * and lower case, URL-encoded (`encodeURIComponent`), and JSON-escaped (inside a JSON string).
+ */
+function writtenForms(secret: string): Set<string> {
+  return new Set([secret, secret.toUpperCase(), secret.toLowerCase(), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+}
+
+/** What a binary encoding makes of a form: its hex, and the stable middles of its base64 and base64url encodings at the three byte alignments. */
+function encodedForms(form: string): string[] {
+  const forms = [hex(form)];
   for (const offset of [0, 1, 2]) {
-    const core = base64Core(secret, offset);
+    const core = base64Core(form, offset);
     forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return forms.filter((form) => form.length >= REDACTED_PIECE_LENGTH);
+  return forms;
+}
+
+/**
+ * Every form of the key an echo may hold: each written form, encoded once, and encoded twice
+ * (the hex of a base64 value, a base64 value encoded again).
+ */
+function secretForms(secret: string): string[] {
+  const forms = new Set<string>();
+  for (const written of writtenForms(secret)) {
+    forms.add(written);
+    for (const once of encodedForms(written)) {
+      forms.add(once);
+      for (const twice of encodedForms(once)) forms.add(twice);
+    }
+  }
+  return [...forms].filter((form) => form.length >= REDACTED_PIECE_LENGTH);
 }
 
 /** Every piece of `REDACTED_PIECE_LENGTH` characters of the forms, lowercased. */
@@ -102,9 +134,10 @@ function markSecretRuns(units: readonly TextUnit[], pieces: ReadonlySet<string>,
 
 /**
  * A function that returns its text with every echo of `secret` replaced by `[redacted]`: the
- * secret raw, in any ASCII letter case, URL-encoded or JSON-escaped, base64 or base64url
- * encoded (alone or inside a longer encoded value), or any piece of at least
- * {@link REDACTED_PIECE_LENGTH} characters of these. `secret` must be printable ASCII (an API key).
+ * secret raw, in any ASCII letter case, URL-encoded or JSON-escaped, hex (either case), base64
+ * or base64url encoded (alone or inside a longer encoded value), two of these combined, or any
+ * piece of at least {@link REDACTED_PIECE_LENGTH} characters of these. `secret` must be printable
+ * ASCII (an API key). The text is returned as it is (the same string) when it holds no echo.
  */
 export function createRedactor(secret: string): (text: string) => string {
   const pieces = secretPieces(secret);

@@ -18,6 +18,8 @@ export const SessionRouteErrors = {
   'method-not-allowed': { status: 405, message: 'method not allowed: see the Allow header' },
   /** 413: a request body over `maxBodyBytes`. */
   'body-too-large': { status: 413, message: 'the request body is too large for the session route' },
+  /** 408: a request body still arriving when `bodyTimeoutMs` passed (a slow or stalled client). */
+  'request-timeout': { status: 408, message: 'the request body did not arrive in time' },
   /** 415: a request body that is not JSON. */
   'unsupported-media-type': {
     status: 415,

@@ -1,3 +1,6 @@
+import { DEFAULT_BODY_TIMEOUT_MS, startDeadline, timerDelay } from './bodyLimits';
+import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
+import { readNodeBody, type UnreadBody } from './readNodeBody';
 import { failureAnswer } from './routeAnswers';
 
 /** The parts of Node's `http.IncomingMessage` (or an Express request) that {@link toNodeHandler} reads. */
@@ -9,8 +12,12 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   headers: Record<string, string | string[] | undefined>;
   /** A TLS socket (`encrypted: true`) makes the request URL `https:`. */
   socket?: object | null;
-  /** Express: a body already read by a body parser. */
+  /**
+   * A body already read by a body parser (Express's `express.json()`, or set from Fastify's
+   * `request.body` or Koa's `ctx.request.body`): used when the stream was read to its end.
+   */
   body?: unknown;
+  /** Node: whether the stream was read to its end (by a body parser). */
   readableEnded?: boolean;
 }
 
@@ -19,23 +26,37 @@ export interface NodeResponseLike {
   statusCode: number;
   /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Node: sends part of the body; an over-long request's 413 is sent with it at once, before the rest of the request is read. */
+  write?(chunk: Uint8Array): unknown;
   /** Sends the body (if any) and finishes the response. */
   end(chunk?: Uint8Array): unknown;
   /** Node: `close` tells that the client went away before the response finished. */
   once?(event: 'close', listener: () => void): unknown;
   writableFinished?: boolean;
+  /** Node: the status and headers went out; a failure after that can only end the response. */
+  headersSent?: boolean;
 }
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   /**
-   * Largest request body read, in bytes; a larger one is answered 413.
+   * Largest request body read, in bytes; a larger one is answered 413 and the connection closed
+   * (once the rest of the body was read and thrown away, up to 16 MiB, so that the client reads
+   * the answer and not a reset).
    * @default 65536
    */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds allowed for receiving the whole request body, from the start of the request;
+   * a body still arriving then (a slow or stalled client) is answered 408 and the connection
+   * closed. A body parser in front reads the body itself, under its own limits.
+   * @default 10000
+   */
+  bodyTimeoutMs?: number;
 }
 
-class TooLarge {}
+/** The largest request body toNodeHandler reads when given no `maxBodyBytes`, in bytes. */
+const DEFAULT_MAX_BODY_BYTES = 65_536;
 
 /** A Node header value as a list: Node gives repeated headers (`set-cookie`) as an array. */
 function headerValues(value: string | string[] | undefined): string[] {
@@ -43,31 +64,58 @@ function headerValues(value: string | string[] | undefined): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
-async function readBody(req: NodeRequestLike, max: number): Promise<Uint8Array | string | undefined> {
-  if (req.body !== undefined) return typeof req.body === 'string' || req.body instanceof Uint8Array ? req.body : JSON.stringify(req.body);
-  if (req.readableEnded) return undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > max) throw new TooLarge();
-    chunks.push(bytes);
+function invalidOption(message: string): PlatformApiError {
+  return new PlatformApiError(PlatformApiErrorCodes.InvalidOption, message);
+}
+
+/** The request as the Fetch API sees it: the URL rebuilt from the `Host` header and the socket. */
+function toRequest(req: NodeRequestLike, body: Uint8Array | string | undefined, signal: AbortSignal): Request {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) for (const single of headerValues(value)) headers.append(key, single);
+  const protocol = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http';
+  const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${headers.get('host') ?? 'localhost'}`);
+  return new Request(url, { method, headers, body: body as BodyInit | undefined, signal });
+}
+
+/** Writes a Fetch API response to the Node response. */
+async function send(res: NodeResponseLike, response: Response): Promise<void> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  res.statusCode = response.status;
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  res.end(body);
+}
+
+/**
+ * Answers a body that was not read whole (413 or 408) with `Connection: close`: what is left of
+ * it on the connection could not be told apart from a next request. A 413 goes out at once, and
+ * the connection stays open while the rest of the body is thrown away (a client still sending
+ * reads the answer rather than a reset), then closes; a 408's client is too slow to wait for.
+ */
+async function refuseUnread(res: NodeResponseLike, unread: UnreadBody): Promise<void> {
+  const answer = failureAnswer(unread.reason, { Connection: 'close' });
+  const body = new Uint8Array(await answer.arrayBuffer());
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, key) => res.setHeader(key, value));
+  res.setHeader('Content-Length', String(body.byteLength));
+  if (unread.reason === 'body-too-large' && res.write) {
+    res.write(body);
+    await unread.drain();
+    res.end();
+  } else {
+    if (unread.reason === 'body-too-large') await unread.drain();
+    res.end(body);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.byteLength;
-  }
-  return body;
+  unread.release();
 }
 
 /**
  * Adapts a Fetch API handler (such as `createSessionHandler(...)`) to Node's
  * `http.createServer` and to Express/Connect: `(req, res, next?) => Promise<void>`.
- * Works with or without a body parser in front. An unexpected throw goes to `next` when
- * there is one, else answers 500.
+ * Works with or without a body parser in front: a body the parser read is taken from
+ * `req.body` (see the framework recipes in the README for Fastify, Koa and Hono). The body is
+ * read within `maxBodyBytes` (else 413) and `bodyTimeoutMs` (else 408); either refusal closes
+ * the connection cleanly. An unexpected throw goes to `next` when there is one, else answers 500.
  *
  * @example
  * ```ts
@@ -79,42 +127,35 @@ export function toNodeHandler(
   handler: (request: Request) => Response | Promise<Response>,
   options: NodeHandlerOptions = {},
 ): (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => Promise<void> {
-  const max = options.maxBodyBytes ?? 65_536;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (typeof maxBodyBytes !== 'number' || !(maxBodyBytes >= 0))
+    throw invalidOption(`maxBodyBytes must be a number of bytes, got ${String(maxBodyBytes)}`);
+  const bodyTimeoutMs = timerDelay(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  if (bodyTimeoutMs === undefined)
+    throw invalidOption(`bodyTimeoutMs must be a positive number of milliseconds, got ${String(options.bodyTimeoutMs)}`);
+
   return async (req, res, next) => {
-    const send = (response: Response, body: Uint8Array) => {
-      res.statusCode = response.status;
-      response.headers.forEach((value, key) => res.setHeader(key, value));
-      res.end(body);
-    };
+    const deadline = startDeadline(bodyTimeoutMs);
     try {
-      const method = (req.method ?? 'GET').toUpperCase();
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) for (const single of headerValues(value)) headers.append(key, single);
-      const url = new URL(
-        req.originalUrl ?? req.url ?? '/',
-        `${(req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}`,
-      );
       const controller = new AbortController();
       res.once?.('close', () => {
         if (!res.writableFinished) controller.abort();
       });
       let body: Uint8Array | string | undefined;
+      const method = (req.method ?? 'GET').toUpperCase();
       if (method !== 'GET' && method !== 'HEAD') {
-        try {
-          body = await readBody(req, max);
-        } catch (e) {
-          if (!(e instanceof TooLarge)) throw e;
-          const tooLarge = failureAnswer('body-too-large');
-          return send(tooLarge, new Uint8Array(await tooLarge.arrayBuffer()));
-        }
+        const read = await readNodeBody(req, maxBodyBytes, deadline);
+        if ('reason' in read) return await refuseUnread(res, read);
+        body = read.body;
       }
-      const request = new Request(url, { method, headers, body: body as BodyInit | undefined, signal: controller.signal });
-      const response = await handler(request);
-      send(response, new Uint8Array(await response.arrayBuffer()));
+      deadline.clear();
+      await send(res, await handler(toRequest(req, body, controller.signal)));
     } catch (error) {
       if (next) return next(error);
-      const failed = failureAnswer('internal-error');
-      send(failed, new Uint8Array(await failed.arrayBuffer()));
+      if (res.headersSent) res.end();
+      else await send(res, failureAnswer('internal-error'));
+    } finally {
+      deadline.clear();
     }
   };
 }

@@ -217,7 +217,8 @@ describe('toNodeHandler with a real http server', () => {
       method: 'POST',
       url: '/',
       originalUrl: '/api/embed-session',
-      headers: { host: 'app.example', 'content-type': 'application/json' },
+      // As Express hands it over: the request had a body (Content-Length), which a parser read.
+      headers: { host: 'app.example', 'content-type': 'application/json', 'content-length': '14' },
       body: { who: 'dave' },
       readableEnded: true,
       [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {

@@ -1,9 +1,13 @@
-// Issue 18, point 3: redaction that survives encodings. A platform (or a proxy, or a fetch
-// implementation) that echoes the API key back, in any form, must not get it into an error, its
-// cause chain, its stack, or what the default onError logs. The echoes are generated: the key
-// (random printable ASCII, 16-64 characters, some holding `%41` or `\\u0041`) in random text, raw, in another letter case,
-// URL-encoded (partly or wholly), JSON-escaped, base64 or base64url encoded alone or inside a
-// longer encoded value, or cut to a piece of 12 characters or more.
+// Issue 18, point 3, and issue 23, point 4: redaction that survives encodings. A platform (or a
+// proxy, or a fetch implementation) that echoes the API key back, in any form, must not get it
+// into an error, its cause chain, its stack, or what the default onError logs, nor to a browser
+// as a session id. The echoes are generated: the key (random printable ASCII, 16-64 characters,
+// some holding `%41` or `\\u0041`) in random text, raw, in another letter case, URL-encoded
+// (partly or wholly), JSON-escaped, hex (either case), base64 or base64url encoded alone or
+// inside a longer encoded value, cut to a piece of 12 characters or more, and two of these
+// combined (the hex of a JSON string, a URL-encoded base64 value, the base64 of the URL-encoded
+// key...). They come back in an error answer, in a network error, and in a successful answer:
+// as its session id (`200 {"sessionId": "<the key>"}`) or beside one.
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
@@ -24,6 +28,7 @@ const surroundings = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'b
 
 const base64 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
 const base64url = (text: string) => Buffer.from(text, 'latin1').toString('base64url');
+const hex = (text: string) => Buffer.from(text, 'latin1').toString('hex');
 const percentEncodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
 
 /** Every way the key is echoed; `seed` picks cases, `context` surrounds an encoded key, `piece` cuts. */
@@ -48,8 +53,27 @@ const ENCODINGS = {
     return key.slice(start, start + length);
   },
   'upper-cased piece': (key: string, seed: number) => ENCODINGS.piece(key, seed).toUpperCase(),
+  hex: (key: string) => hex(key),
+  'upper-case hex': (key: string) => hex(key).toUpperCase(),
+  'hex inside a longer value': (key: string, _: number, context: string) => hex(`${context}Api-Key ${key}${context}`),
+  'hex, a piece': (key: string, seed: number) => ENCODINGS.piece(hex(key), seed),
 };
 type Encoding = keyof typeof ENCODINGS;
+
+/** The encodings a second one can be applied to (a piece is cut last). */
+const INNER: Encoding[] = ['raw', 'upper', 'JSON string', 'encodeURIComponent', 'hex', 'base64', 'base64url'];
+/** The encodings applied to an encoded key: escapes and letter case (an escape of an escape is one of them). */
+const OUTER: Encoding[] = [
+  'encodeURIComponent',
+  'percent-encoded, every character',
+  'JSON string',
+  'hex',
+  'upper-case hex',
+  'base64',
+  'base64url',
+  'upper',
+  'piece',
+];
 
 // ---------------------------------------------------------------------------------------------
 // What a reader of the output could recover: written apart from the redaction, on purpose.
@@ -76,9 +100,23 @@ function base64Decodings(text: string): string[] {
   return decodings;
 }
 
-/** The first piece of the key a reader could recover from `output`, or `undefined`. */
+/** The texts hex runs of the output decode to, at both alignments. */
+function hexDecodings(text: string): string[] {
+  const decodings: string[] = [];
+  for (const run of text.match(/[0-9a-f]{24,}/gi) ?? [])
+    for (const skip of [0, 1])
+      decodings.push(Buffer.from(run.slice(skip, skip + Math.floor((run.length - skip) / 2) * 2), 'hex').toString('latin1'));
+  return decodings;
+}
+
+/** What a reader could make of a text in one step: the text, and each decoding of it. */
+const oneStep = (text: string) => [text, percentDecoded(text), jsonUnescaped(text), ...base64Decodings(text), ...hexDecodings(text)];
+
+/** The first piece of the key a reader could recover from `output` in up to two decoding steps, or `undefined`. */
 function leakedPiece(output: string, key: string): string | undefined {
-  const readings = [output, percentDecoded(output), jsonUnescaped(output), ...base64Decodings(output)].map((t) => t.toLowerCase());
+  const readings = oneStep(output)
+    .flatMap(oneStep)
+    .map((t) => t.toLowerCase());
   return windowsOf(key).find((piece) => readings.some((reading) => reading.includes(piece)));
 }
 
@@ -87,24 +125,43 @@ const everything = (error: unknown) =>
 
 // ---------------------------------------------------------------------------------------------
 
+/** One encoding, or two: `[inner, outer]` applies `outer` to what `inner` made. */
+const encodingChain = fc.oneof(
+  fc.constantFrom(...(Object.keys(ENCODINGS) as Encoding[])).map((encoding) => [encoding]),
+  fc.tuple(fc.constantFrom(...INNER), fc.constantFrom(...OUTER)),
+);
+
+/** Where the echo comes back: in an error answer (status from `status`), a network error, or a successful answer. */
+const WHERE = ['JSON message', 'text body', 'fetch error', 'session answer', 'beside a session id'] as const;
+
 const echoCase = fc.record({
   key: apiKey,
-  encoding: fc.constantFrom(...(Object.keys(ENCODINGS) as Encoding[])),
+  encodings: encodingChain,
   seed: fc.nat(),
   context: fc.string({ unit: printableAscii, maxLength: 12 }),
   before: surroundings,
   after: surroundings,
-  where: fc.constantFrom('JSON message', 'text body', 'fetch error'),
+  where: fc.constantFrom(...WHERE),
   status: fc.constantFrom(400, 401, 403, 404, 429, 500, 503),
 });
 
 /** A client whose fetch echoes `echo` the way `where` says. */
-function echoingFetch(echo: string, where: string, status: number): typeof fetch {
+function echoingFetch(echo: string, where: (typeof WHERE)[number], status: number): typeof fetch {
   return async () => {
-    if (where === 'fetch error')
-      throw new TypeError(`fetch failed: ${echo}`, { cause: Object.assign(new Error(`socket: ${echo}`), { code: 'ECONNRESET' }) });
-    const body = where === 'JSON message' ? JSON.stringify({ message: echo }) : echo;
-    return new Response(body, { status, headers: { 'content-type': where === 'JSON message' ? 'application/json' : 'text/plain' } });
+    const jsonAnswer = (answerStatus: number, body: object) =>
+      new Response(JSON.stringify(body), { status: answerStatus, headers: { 'content-type': 'application/json' } });
+    switch (where) {
+      case 'fetch error':
+        throw new TypeError(`fetch failed: ${echo}`, { cause: Object.assign(new Error(`socket: ${echo}`), { code: 'ECONNRESET' }) });
+      case 'session answer':
+        return jsonAnswer(200, { sessionId: echo });
+      case 'beside a session id':
+        return jsonAnswer(201, { sessionId: 'a-real-looking-session-id', debug: { authorization: echo } });
+      case 'JSON message':
+        return jsonAnswer(status, { message: echo });
+      case 'text body':
+        return new Response(echo, { status, headers: { 'content-type': 'text/plain' } });
+    }
   };
 }
 
@@ -113,12 +170,16 @@ describe('the API key never survives an echo (property)', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       await fc.assert(
-        fc.asyncProperty(echoCase, async ({ key, encoding, seed, context, before, after, where, status }) => {
-          const echo = `${before}${ENCODINGS[encoding](key, seed, context)}${after}`;
+        fc.asyncProperty(echoCase, async ({ key, encodings, seed, context, before, after, where, status }) => {
+          const encoded = encodings.reduce((text, encoding) => ENCODINGS[encoding](text, seed, context), key);
+          const encoding = encodings.join(', then ');
+          const echo = `${before}${encoded}${after}`;
           const fetchDouble = echoingFetch(echo, where, status);
           const client = createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble });
           const error = await client.generateSession({ deploymentId: 1, externalId: 'u' }).catch((e: unknown) => e);
-          expect(error).toBeInstanceOf(PlatformApiError);
+          // A successful answer that holds the key is refused, whatever field holds it.
+          expect(error, `${encoding} echo in a ${where}: the answer was accepted`).toBeInstanceOf(PlatformApiError);
+          if (where === 'session answer' || where === 'beside a session id') expect(error).toMatchObject({ code: 'invalid-response' });
           const inError = leakedPiece(everything(error), key);
           expect(inError, `${encoding} echo in a ${where}: "${inError}" is in the error`).toBeUndefined();
 
@@ -129,6 +190,7 @@ describe('the API key never survives an echo (property)', () => {
             resolveUser: () => ({ externalId: 'u' }),
           });
           const response = await route(new Request('https://app.example/api/embed-session', { method: 'POST' }));
+          if (where === 'session answer' || where === 'beside a session id') expect(response.status).toBe(502);
           const logged = JSON.stringify(log.mock.calls);
           expect(log).toHaveBeenCalledOnce();
           const inLog = leakedPiece(`${logged}\n${await response.text()}`, key);
@@ -169,7 +231,7 @@ describe('redaction leaves other text alone (property)', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 30_000); // 1,000 redactors, each with the key's forms encoded once and twice: room for a loaded CI machine
 
   test('an 11-character piece of the key is not a secret, a 12-character one is', () => {
     const key = 'abcdefghijklmnopqrstuvwxyz';
@@ -185,4 +247,60 @@ test('regression: a key holding a backslash and %41, echoed JSON-escaped (found 
   const key = '!!!!\\%41!!!!!\\!!!!!';
   const echo = JSON.stringify(key).slice(1, -1); // !!!!\\%41!!!!!\\!!!!!
   expect(createRedactor(key)(`platform said: ${echo}`)).toBe('platform said: [redacted]');
+});
+
+describe('the examples of issue 23', () => {
+  const key = 'sk_live_ISSUE23-0123456789abcdef';
+  const answering = (status: number, body: unknown) => async () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  test.each([
+    ['lower-case hex', Buffer.from(key).toString('hex')],
+    ['upper-case hex', Buffer.from(key).toString('hex').toUpperCase()],
+  ])('a key echoed in %s is redacted from the error and the default log line', async (_, echo) => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const client = { baseUrl: 'https://acme.platform.example', apiKey: key, fetch: answering(401, { message: `bad key ${echo}` }) };
+      const error = await createSessionClient(client)
+        .generateSession({ deploymentId: 1, externalId: 'u' })
+        .catch((e: unknown) => e);
+      expect(everything(error)).not.toContain(echo);
+      expect((error as Error).message).toContain('bad key [redacted]');
+      await createSessionHandler({ client, deploymentId: 1, resolveUser: () => ({ externalId: 'u' }) })(
+        new Request('https://app.example/s', { method: 'POST' }),
+      );
+      expect(JSON.stringify(log.mock.calls)).not.toContain(echo);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  test('a platform answer 200 {"sessionId": "<the API key>"} is refused (502, invalid-response), never passed on', async () => {
+    const onError = vi.fn();
+    const route = createSessionHandler({
+      client: { baseUrl: 'https://acme.platform.example', apiKey: key, fetch: answering(200, { sessionId: key }) },
+      deploymentId: 1,
+      resolveUser: () => ({ externalId: 'u' }),
+      onError,
+    });
+    const response = await route(new Request('https://app.example/s', { method: 'POST' }));
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(text).not.toContain(key);
+    expect(JSON.parse(text)).toMatchObject({ error: 'session-not-created' });
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'invalid-response', message: expect.stringContaining('with the API key in its body') }),
+      expect.any(Request),
+    );
+    expect(leakedPiece(everything(onError.mock.calls[0]![0]), key)).toBeUndefined();
+  });
+
+  test('an ordinary session id is still passed on', async () => {
+    const client = createSessionClient({
+      baseUrl: 'https://acme.platform.example',
+      apiKey: key,
+      fetch: answering(200, { sessionId: 'sess_9f8e7d6c5b4a' }),
+    });
+    await expect(client.generateSession({ deploymentId: 1, externalId: 'u' })).resolves.toEqual({ sessionId: 'sess_9f8e7d6c5b4a' });
+  });
 });

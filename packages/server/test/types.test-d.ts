@@ -97,3 +97,23 @@ describe('rate limits and the route answers (issue 18)', () => {
     void refused;
   });
 });
+
+describe('real servers (issue 23)', () => {
+  test('trustProxy and bodyTimeoutMs; the 408 answer', () => {
+    expectTypeOf(createSessionHandler).toBeCallableWith({
+      client: { baseUrl: 'https://x.example', apiKey: 'k' },
+      resolveUser: () => null,
+      trustProxy: true,
+      bodyTimeoutMs: 5000,
+    });
+    expectTypeOf(toNodeHandler).toBeCallableWith(async () => new Response(), { maxBodyBytes: 1024, bodyTimeoutMs: 5000 });
+    expectTypeOf(SessionRouteErrors['request-timeout'].status).toEqualTypeOf<408>();
+    const refused: SessionHandlerOptions = {
+      client: { baseUrl: 'https://x.example', apiKey: 'k' },
+      resolveUser: () => null,
+      // @ts-expect-error trustProxy is true or false, not a list of proxies
+      trustProxy: ['10.0.0.1'],
+    };
+    void refused;
+  });
+});
