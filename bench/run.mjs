@@ -7,8 +7,8 @@
 // that a run leaves the working tree clean unless asked. The documentation site's benchmark page
 // and the README's figures are drawn from the committed results.json.
 //
-//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,size] [--candidate=<dir>]
-//   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload)
+//   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,domwork,size] [--candidate=<dir>]
+//   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload; domwork is row 14, 50 embeds and the page's DOM work)
 //
 // --candidate=<dir> serves another build of the core (a folder with index.mjs) and adds it to
 // the dispatch benchmark as one more mode, to measure a fix side by side with the shipped core.
@@ -18,6 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
+import { domWork } from './domWork.mjs';
 import { keepAlive } from './keepAlive.mjs';
 import { COMMITTED, format, renderResults } from './report.mjs';
 import { resilience } from './resilience.mjs';
@@ -453,6 +454,9 @@ try {
   // ---- 11-13: keep-alive and preload (bench/keepAlive.mjs) ------------------------------
   if (runs('keepalive'))
     await keepAlive({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, round } });
+
+  // ---- 14: 50 embeds on a page, the page's DOM work (bench/domWork.mjs) --------------------
+  if (runs('domwork')) await domWork({ context, root, quick, log, row, details, stats: { median, ms, spread, ratioVerdict, round } });
 
   // ---- 6: size ---------------------------------------------------------------------------
   if (runs('size')) {

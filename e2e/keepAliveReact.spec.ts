@@ -18,6 +18,7 @@ import {
   withoutMoveBefore,
   type RouteEntry,
 } from './support/keepAlive';
+import { expectNothingParked } from '../packages/mock/src/playwright';
 import { runNode, scaffold, writeFiles, type Scaffold } from './support/scaffold';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 
@@ -142,12 +143,16 @@ const readouts = (page: Page) => page.frameLocator('[data-platform-embed] iframe
 /** The page's parking lot (parking.ts). */
 const lot = (page: Page) => page.locator('body > div[inert]');
 
-/** The nothing-left-behind checks: no iframe, no routed listener, no `message` listener on window, no timer or observer pending. */
+/** The watches of hidden containers and parked frames (a marker element the browser tells when it leaves the document). */
+const watches = (page: Page) => page.locator('platform-embed-watch');
+
+/** The nothing-left-behind checks: no iframe, no routed listener, no `message` listener on window, no timer, observer or watch pending. */
 async function expectNothingLeft(page: Page) {
   await expect(page.locator('iframe')).toHaveCount(0);
   expect(await app(page, (ka) => [ka.listenerCount(), ka.parkedCount()])).toEqual([0, 0]);
   expect(await messageListeners(page)).toBe(0);
   expect(await observers(page)).toEqual([]);
+  await expect(watches(page)).toHaveCount(0);
   expect(await pendingTimers(page)).toEqual([]);
   // The lot holds no slot any more.
   await expect(lot(page).locator('*')).toHaveCount(0);
@@ -167,8 +172,10 @@ for (const mode of MODES) {
 
       await page.getByTestId('hide').click();
       await expect(page.locator('[data-platform-embed]')).toBeHidden();
-      // Hidden, not gone: the embed stays as it is, a watch waits for the container's real removal.
-      await expect.poll(() => observers(page)).toHaveLength(1);
+      // Hidden, not gone: the embed stays as it is, a watch waits for the container's real removal
+      // (a marker in it; and one in the frame's slot in the lot), with no MutationObserver.
+      await expect(page.locator('[data-platform-embed] > platform-embed-watch')).toHaveCount(1);
+      expect(await observers(page)).toEqual([]);
       expect(await app(page, (ka) => ka.handles[0]!.getState().status)).toBe('ready');
       await expect(page.locator('iframe')).toHaveCount(1);
       // The prop changes while hidden (React committed it, outside the hidden subtree): a hidden
@@ -185,12 +192,12 @@ for (const mode of MODES) {
       expect(await markerOf(await embedFrame(page))).toBe('activity');
       expect((await receivedActions(frame)).filter((type) => type === SET_COLOR_SCHEME)).toHaveLength(1);
       expect(await app(page, (ka) => ka.handles.length)).toBe(1);
-      expect(await observers(page)).toEqual([]);
+      await expect(watches(page)).toHaveCount(0);
       expect(seen(loads)).toEqual(times(1));
 
       // Hidden again, then the whole subtree removed: destroyed, nothing left.
       await page.getByTestId('hide').click();
-      await expect.poll(() => observers(page)).toHaveLength(1);
+      await expect(page.locator('[data-platform-embed] > platform-embed-watch')).toHaveCount(1);
       await page.getByTestId('remove').click();
       await expect.poll(() => app(page, (ka) => ka.handles[0]!.getState().status)).toBe('destroyed');
       await expectNothingLeft(page);
@@ -242,6 +249,8 @@ for (const mode of MODES) {
       });
       // One handle all along, which never loaded again after its first ready.
       expect(await app(page, (ka) => [ka.handles.length, ka.statuses.join(' ')])).toEqual([1, '0:loading 0:ready']);
+      // `ready` is sticky: each component that adopted the ready embed heard its onReady once.
+      expect(await app(page, (ka) => ka.readies)).toBe(1 + RETURNS);
       // While on the settings route the embed waits in the lot, off-screen at the size it had, hidden from assistive technology.
       await page.getByTestId('to-settings').click();
       const parked = lot(page).locator('iframe');
@@ -283,8 +292,55 @@ for (const mode of MODES) {
       expect(seen(loads)).toEqual(times(1));
       expect(entry.busyFrames).toBe(0);
       expect(await app(page, (ka) => ka.statuses.join(' '))).toBe('0:ready');
+      // The adopting component heard onReady, once.
+      expect(await app(page, (ka) => ka.readies)).toBe(1);
       expect(errors).toEqual([]);
       figures.push({ case: 'preload', mode, entry, ...seen(loads) });
+    });
+
+    test('sign-out: releaseEmbeds() destroys the parked dashboard and the hovered preload; the next viewer gets embeds of their own, none of the first viewer’s state', async ({
+      page,
+    }) => {
+      const { loads, errors } = await open(page, mode, 'preload/settings');
+      await enter(page, 'to-sales');
+      await page.getByTestId('set-dark').click();
+      await expect(readouts(page).getByTestId('color-scheme')).toHaveText('dark');
+      await page.getByTestId('to-settings').click();
+      await expect(lot(page).locator('iframe')).toHaveCount(1);
+      await page.getByTestId('sign-out').click();
+      await expectNothingLeft(page);
+      await expectNothingParked(page);
+      // Bob signs in, without a page reload: hovering preloads his, entering shows it, with a session of its own.
+      await page.getByTestId('sign-in-bob').click();
+      await page.getByTestId('to-sales').hover();
+      await expect.poll(() => app(page, (ka) => ka.preloaded?.getState().status ?? null)).toBe('ready');
+      await enter(page, 'to-sales');
+      expect(await app(page, (ka) => [ka.handles.length, ka.current === ka.preloaded, ka.handles[0]!.getState().status])).toEqual([
+        2,
+        true,
+        'destroyed',
+      ]);
+      await expect(readouts(page).getByTestId('color-scheme')).toHaveText('light');
+      expect(seen(loads)).toEqual(times(2));
+      // He leaves and signs out too: nothing of his is left.
+      await page.getByTestId('to-settings').click();
+      await page.getByTestId('sign-out').click();
+      await expectNothingLeft(page);
+      expect(errors).toEqual([]);
+    });
+
+    test('another viewer without a sign-out: the parked dashboard of the first is not adopted by the second', async ({ page }) => {
+      const { loads, errors } = await open(page, mode, 'keep/settings');
+      await enter(page, 'to-sales');
+      await page.getByTestId('set-dark').click();
+      await expect(readouts(page).getByTestId('color-scheme')).toHaveText('dark');
+      await page.getByTestId('to-settings').click();
+      await page.getByTestId('sign-in-bob').click();
+      await enter(page, 'to-sales');
+      expect(await app(page, (ka) => [ka.handles.length, ka.current === ka.handles[1], ka.parkedCount()])).toEqual([2, true, 1]);
+      await expect(readouts(page).getByTestId('color-scheme')).toHaveText('light');
+      expect(seen(loads)).toEqual(times(2));
+      expect(errors).toEqual([]);
     });
 
     test.describe('a page without moveBefore (as Safari today)', () => {

@@ -6,17 +6,19 @@
 //   keep/sales           a route with <PlatformDashboard keepAlive>, keep/settings without one
 //   plain/sales          the same route without keepAlive (the contrast)
 //   preload/sales        keepAlive, and hovering the link to it preloads the dashboard
+//   (keep and preload pages: "Sign out" calls releaseEmbeds(), "Sign in as Bob" changes the viewer)
 //   bounds/a, bounds/b   two kept-alive dashboards (sales-overview, support-health), bounds/settings
 // The page's query: `platform` (the mock's origin), `max` and `idle` (configureParking).
 import { Activity, StrictMode, useEffect, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Link, Outlet, RouterProvider, createBrowserRouter, useParams } from 'react-router';
+import { Link, Outlet, RouterProvider, createBrowserRouter, useOutletContext, useParams } from 'react-router';
 import {
   PlatformDashboard,
   configureParking,
   listenerCount,
   parkedCount,
   preload,
+  releaseEmbeds,
   type ColorScheme,
   type EmbedHandle,
   type EmbedStatus,
@@ -34,6 +36,8 @@ export interface KeepAliveApp {
   preloaded: EmbedHandle<'dashboard'> | null;
   /** How often the app's mount effect ran: twice under StrictMode in development, once in production. */
   appEffects: number;
+  /** How often a dashboard component's `onReady` ran. */
+  readies: number;
   /** Whether this is the development build (`import.meta.env.DEV`). */
   dev: boolean;
   listenerCount: typeof listenerCount;
@@ -57,6 +61,7 @@ const ka: KeepAliveApp = {
   statuses: [],
   preloaded: null,
   appEffects: 0,
+  readies: 0,
   dev: DEV,
   listenerCount,
   parkedCount,
@@ -81,7 +86,7 @@ const track = (handle: EmbedHandle<'dashboard'> | null) => {
 };
 
 /** A dashboard as a route shows it: the loading and error UI asked for, so the spec sees whether either shows. */
-function Dashboard(props: { keepAlive?: boolean; publicId?: string; deploymentId?: number; colorScheme?: ColorScheme }) {
+function Dashboard(props: { keepAlive?: boolean; publicId?: string; deploymentId?: number; colorScheme?: ColorScheme; viewer?: string }) {
   const { deploymentId = 1, ...options } = props;
   return (
     <PlatformDashboard
@@ -89,6 +94,7 @@ function Dashboard(props: { keepAlive?: boolean; publicId?: string; deploymentId
       {...SALES}
       session={deploymentId == 1 ? salesSession : sessionFor(deploymentId)}
       {...options}
+      onReady={() => void ka.readies++}
       fallback={<p data-testid="embed-loading">Loading the dashboard…</p>}
       errorFallback={<p data-testid="embed-error">The dashboard failed</p>}
       style={{ width: 640, height: 400 }}
@@ -134,10 +140,24 @@ type Variant = 'keep' | 'plain' | 'preload';
 
 function VariantLayout() {
   const variant = useParams().variant as Variant;
+  // Who is signed in (the app's own state): a sign-out releases the embeds kept for them.
+  const [viewer, setViewer] = useState<string | undefined>('ann');
   // Hovering the link loads the dashboard parked, with the route's options.
-  const warm = variant == 'preload' ? () => void (ka.preloaded = preload('dashboard', SALES)) : undefined;
+  const warm = variant == 'preload' ? () => void (ka.preloaded = preload('dashboard', { ...SALES, viewer })) : undefined;
   return (
     <>
+      <button
+        data-testid="sign-out"
+        onClick={() => {
+          releaseEmbeds();
+          setViewer(undefined);
+        }}
+      >
+        Sign out
+      </button>
+      <button data-testid="sign-in-bob" onClick={() => setViewer('bob')}>
+        Sign in as Bob
+      </button>
       <nav>
         <Link to="sales" data-testid="to-sales" onPointerEnter={warm}>
           Sales
@@ -146,13 +166,14 @@ function VariantLayout() {
           Settings
         </Link>
       </nav>
-      <Outlet />
+      <Outlet context={viewer} />
     </>
   );
 }
 
 function SalesRoute() {
   const variant = useParams().variant as Variant;
+  const viewer = useOutletContext<string | undefined>();
   return (
     <section data-testid="sales">
       {/* The viewer's changes, made through the handle (not props, which come back with the route anyway). */}
@@ -162,7 +183,7 @@ function SalesRoute() {
       <button data-testid="set-filter" onClick={() => ka.current?.setFilter('orders', 'status', { value: 'completed' })}>
         Completed orders
       </button>
-      <Dashboard keepAlive={variant != 'plain'} />
+      <Dashboard keepAlive={variant != 'plain'} viewer={viewer} />
     </section>
   );
 }

@@ -123,6 +123,8 @@ test('keepAlive with keepEmbeds() (nothing reused): parked with its document whe
   expect(app.session).toHaveBeenCalledOnce();
   expect(payloads(post)).toEqual([{ scheme: 'dark' }]);
   expect(parkedCount()).toBe(0);
+  // `ready` is sticky: the adopting component's (ready) emitted too, once.
+  expect(app.readies).toBe(2);
 });
 
 test('keepEmbeds moves only the embeds of the route that leaves: one in the app’s shell stays where it is', async () => {

@@ -50,6 +50,8 @@ export const app = {
   session: mintSessions(),
   /** Whether the shell has a chat of its own. */
   shellChat: false,
+  /** How often the kept-alive dashboard's `(ready)` output emitted. */
+  readies: 0,
 };
 
 @Component({
@@ -70,9 +72,18 @@ class Costs extends Sales {}
 
 @Component({
   imports: [PlatformDashboard],
-  template: `<platform-embed-dashboard keepAlive [baseUrl]="base" publicId="kept" [session]="session" [colorScheme]="scheme()" />`,
+  template: `<platform-embed-dashboard
+    keepAlive
+    [baseUrl]="base"
+    publicId="kept"
+    [session]="session"
+    [colorScheme]="scheme()"
+    (ready)="ready()"
+  />`,
 })
-class KeptSales extends Sales {}
+class KeptSales extends Sales {
+  readonly ready = () => app.readies++;
+}
 
 @Component({ template: '<p>settings</p>' })
 class Settings {}
@@ -106,6 +117,7 @@ export function useRoutedApp(): void {
     app.scheme.set('light');
     app.session = mintSessions();
     app.shellChat = false;
+    app.readies = 0;
   });
   afterEach(async () => {
     // (The router never destroys the routes a strategy holds.)

@@ -4,6 +4,7 @@ import type { Surface } from './protocol';
 import type { Unsubscribe } from './registry';
 import { keepers } from './parking';
 import { IDLE, type EmbedState } from './status';
+import { whenGone } from './whenGone';
 
 export { IDLE } from './status';
 
@@ -60,13 +61,6 @@ const hidden = (box: HTMLElement) => {
   return false;
 };
 
-// Calls `gone` once `box` leaves the document; returns the watch, to stop it.
-const whenGone = (box: HTMLElement, gone: () => void) => {
-  const watcher = new MutationObserver(() => box.isConnected || (watcher.disconnect(), gone()));
-  watcher.observe(document, { childList: true, subtree: true });
-  return watcher;
-};
-
 // An option the component no longer passes (one of `keys`, the last options' names) is removed, as if set to undefined.
 const withRemoved = (next: Record<string, unknown>, keys: string[]) => {
   for (const key of keys) if (!(key in next)) next[key] = undefined;
@@ -88,8 +82,8 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
   let keys: string[] = [];
   let leaving = 0;
   let container: HTMLElement | undefined;
-  // Watches a hidden container for its real removal.
-  let watcher: MutationObserver | undefined;
+  // Stops the watch of a hidden container for its real removal.
+  let unwatch: (() => void) | undefined;
   // Stops this binding hearing of its controller: when the lot takes it (the next binding subscribes).
   let unhear: Unsubscribe | undefined;
   const early: ((handle: EmbedHandle<S>) => void)[] = [];
@@ -105,7 +99,7 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
     subscribe: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     mount(box, { surface, ...options }) {
       leaving++;
-      watcher?.disconnect();
+      unwatch?.();
       container = box;
       const next = withRemoved({ ...options, container: box }, keys);
       if (live()?.surface != surface) drop();
@@ -134,8 +128,10 @@ export function createBinding<S extends Surface = Surface>(): EmbedBinding<S> {
         // Parked: the lot has it now, this component lets go.
         if (keepers.get(live()!)?.park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
-        // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its container really leaves the document.
-        watcher = whenGone(container, () => at == leaving && drop());
+        // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its
+        // container really leaves the document. (Out of sight meanwhile: releaseEmbeds() destroys it.)
+        keepers.get(live()!)?.hide();
+        unwatch = whenGone(container, () => at == leaving && drop());
       });
     },
     act(action) {

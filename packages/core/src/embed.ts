@@ -3,6 +3,7 @@ import {
   MOVE,
   PRESENT,
   RELOAD,
+  RESET,
   type AnyOptions,
   type AppEmbedOptions,
   type ChatEmbedOptions,
@@ -16,7 +17,7 @@ import { NO_HANDLERS, createHandlers } from './handlers';
 import { createHostState } from './hostState';
 import { createLazyStart } from './lazyStart';
 import { createLoadAttempt, type Fail } from './loadAttempt';
-import { adopt, canMove, createKeeper, keepAliveName, keepers, move, parkedUnder, slot } from './parking';
+import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, slot, unslot } from './parking';
 import { planUpdate } from './planUpdate';
 import { createActionOf, type EventMessage, type ReadyPayload, type Surface } from './protocol';
 import { createReceiver, type Reaction } from './receiver';
@@ -65,7 +66,7 @@ export type { EmbedHandle } from './handle';
 export function createEmbed<S extends Surface>(surface: S, options: EmbedOptionsMap[S]): EmbedHandle<S> {
   if (typeof document == 'undefined')
     throw new EmbedError('no-dom', __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
-  // An embed parked under the same keep-alive name goes on here: the same handle, these options.
+  // An embed parked under the same keep-alive name, for the same viewer, goes on here: the same handle, these options.
   const adopted = adopt(surface, options as AnyOptions);
   if (adopted) return adopted as EmbedHandle<S>;
   let o = {} as AnyOptions;
@@ -86,7 +87,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   const handlers = createHandlers(current);
   const status = createStatus((fn, args) => handlers.call(fn, 'state', args));
   const host = createHostState(o);
-  const session = createSessionSource(current);
+  const session = createSessionSource(current, handlers.diagnose);
   const policy = createRetryPolicy(current, later, handlers.diagnose);
   const isStatus = (name: EmbedStatus) => status.get().status == name;
   const redact = (text: string) => redactSessions(text, session.current());
@@ -105,6 +106,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
   const react: Reaction = (name, payload, message) => {
     if (name == 'ready') {
+      attempt.frame()!.readies++;
       end();
       policy.reset();
       handlers.ready(message as EventMessage<'ready'>);
@@ -120,7 +122,22 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     else if (name == 'view' || name == 'navigate') host.keep('path', payload.path);
   };
   const receive = createReceiver(getOrigin, handlers, redact, react);
-  const attempt = createLoadAttempt(surface, current, getOrigin, getContainer, session, host.url, scope, receive, fail, handlers.log);
+  // The frame loaded another document on its own (navigated or reloaded outside the SDK): a ready
+  // embed is not ready any more, and waits for the new document's `ready` (or heals on timeout).
+  const again = () => isStatus('ready') && (handlers.ready(undefined), status.loading(), true);
+  const attempt = createLoadAttempt(
+    surface,
+    current,
+    getOrigin,
+    getContainer,
+    session,
+    host.url,
+    scope,
+    receive,
+    fail,
+    handlers.log,
+    again,
+  );
   // An attempt now: the previous one ended, the retry that waited (if any) has started.
   const start = () => (end(), policy.started(), handlers.ready(undefined), attempt.start());
   const whenSeen = createLazyStart(later);
@@ -137,15 +154,22 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const plan = planUpdate(o, next, Object.keys(partial), isStatus('idle'));
     // Everything is checked (options and actions): only now does anything change.
     commit();
-    host.apply(plan, next.path);
+    host.apply(plan, next);
     const { does, changes } = plan;
+    // Another viewer: nothing minted for the previous one (an initialSession) is used, the attempts count anew.
+    if ((does & RESET) == RESET) {
+      session.give(undefined, true);
+      policy.reset();
+    }
     const frame = attempt.frame();
     const moves = does & MOVE && frame;
-    // A frame the browser took out of the document and put back (a DOM move without moveBefore,
-    // such as an element moved with appendChild) has a new window, which loaded its URL again
-    // with the spent session: it loads again, with a fresh one.
-    const moved = frame && frame.iframe.contentWindow;
-    const reload = does & RELOAD || (moves && !canMove()) || (moved && moved != frame.window);
+    // A frame whose window is not the one routed has lost its document: the browser took it out of
+    // the document and put it back (a DOM move without moveBefore, such as an element moved with
+    // appendChild: a new window, which loaded its URL again with the spent session), or it is out
+    // of the document (the page replaced its body): it loads again, with a fresh session, where it
+    // is shown. A move the browser cannot make keeping the document is a reload too.
+    const lost = frame && frame.iframe.contentWindow != frame.window;
+    const reload = does & RELOAD || (moves && (!canMove() || lost || !container.isConnected)) || (lost && container.isConnected);
     if (reload) load();
     else if (moves) move(container, frame.iframe);
     keeper.shown(container);
@@ -173,7 +197,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
       options: current,
       container: getContainer,
       place: (box, extra) => ((o = { ...o, ...extra, container: box }), (container = box)),
-      cold: () => (end(), attempt.remove(), status.set('idle')),
+      cold: () => (end(), attempt.remove(), isStatus('idle') || status.set('idle')),
+      adopted: (options) => (update(options), handlers.readyAgain()),
     },
     NO_HANDLERS,
   );
@@ -186,7 +211,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
  * Loads an embed before anything shows it, parked in the page's lot, for example when the viewer
  * hovers the link to the dashboard's route: the session is minted and the iframe loads off-screen.
  * The first component, element or `embed*()` call with the same keep-alive name adopts it,
- * usually already `ready`: no session minted, no wait. Preloading a name already parked returns
+ * usually already `ready`: no session minted, no wait. Preloading a name that is live already,
+ * parked or on screen (the same keep-alive name, surface and viewer), mints nothing and returns
  * that embed. `keepAlive` defaults to `true` (the name derived from what is embedded); `loading`
  * is always eager; an `initialSession` (minted by the server) serves the preload. Where the
  * browser has no `moveBefore` (Safari), a frame cannot move without loading again, so nothing is
@@ -201,10 +227,17 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
  */
 export function preload<S extends Surface>(surface: S, options: Omit<EmbedOptionsMap[S], 'container'>): EmbedHandle<S> {
   const settings = { keepAlive: true, ...options, loading: 'eager' } as AnyOptions;
-  const waiting = parkedUnder(keepAliveName(surface, settings));
-  if (waiting?.surface == surface) return waiting as EmbedHandle<S>;
+  const waiting = liveUnder(surface, keepAliveName(surface, settings));
+  if (waiting) return waiting as EmbedHandle<S>;
   const place = slot(0, 0);
-  const handle = createEmbed(surface, { ...settings, container: place } as EmbedOptionsMap[S]);
+  let handle: EmbedHandle<S>;
+  try {
+    handle = createEmbed(surface, { ...settings, container: place } as EmbedOptionsMap[S]);
+  } catch (e) {
+    // (Refused options leave nothing behind.)
+    unslot(place);
+    throw e;
+  }
   keepers.get(handle)!.park(place);
   return handle;
 }

@@ -41,12 +41,18 @@ export const SWAP = 0;
 export const RELOAD = 1;
 /** Another dashboard or app: a reload ({@link RELOAD}'s bit) that also forgets the viewer's place in the old one. */
 export const RETARGET = 3;
+/**
+ * Another viewer: a reload ({@link RETARGET}'s bits) that starts from the options alone: nothing
+ * the previous viewer did or was sent (the kept state set by actions, their place, held actions,
+ * an `initialSession`) carries over.
+ */
+export const RESET = 19;
 /** Applied to the current iframe (title, class, style). */
 export const PRESENT = 4;
 /** The iframe moves into the new container, keeping its document where the browser can (`moveBefore`); else a reload there. */
 export const MOVE = 8;
-/** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET}, {@link PRESENT} or {@link MOVE}. */
-export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof PRESENT | typeof MOVE;
+/** What a change of an option means on a mounted embed: {@link SWAP}, {@link RELOAD}, {@link RETARGET}, {@link RESET}, {@link PRESENT} or {@link MOVE}. */
+export type ChangeKind = typeof SWAP | typeof RELOAD | typeof RETARGET | typeof RESET | typeof PRESENT | typeof MOVE;
 
 /**
  * How a custom element reads an option from its attribute: as is (`string`), a flag (present,
@@ -100,6 +106,8 @@ export const EMBED_OPTIONS = {
     attribute: 'string',
   },
   initialSession: { check: 'non-empty string?', attribute: 'string' },
+  // Who the embed is for: part of its keep-alive name; another one reloads, starting anew.
+  viewer: { check: 'non-empty string?', change: RESET, attribute: 'string' },
   // The iframe (frame.ts declares their defaults).
   title: { check: 'string?', change: PRESENT, attribute: 'string', attributeName: 'iframe-title' },
   className: { check: 'string?', change: PRESENT },
@@ -135,11 +143,14 @@ export type SessionResult = string | { sessionId: string } | Response;
  *
  * Sessions are single-use: the function is called once for every iframe load (first
  * mount, each `reload()`, each retry, each change of what is embedded), never reused. Its
- * `signal` aborts when the load is superseded, times out or the embed is destroyed.
+ * `signal` aborts when the load is superseded, times out or the embed is destroyed; using it is
+ * optional.
  *
  * The function may return the `Response` of its `fetch` as it is: the SDK reads it (a 2xx
  * with `{ sessionId }`; a 5xx, 429 or 408 is a failure a later call may cure, retried after its
  * `Retry-After`; another 4xx is the route refusing, not retried), so no HTTP failure is hidden.
+ * It reads at most `MAX_SESSION_BODY` bytes, and cancels the body when `signal` aborts. An id
+ * longer than `MAX_SESSION_ID` is refused.
  * @example
  * ```ts
  * session: () => fetch('/api/embed-session', { method: 'POST' })
@@ -156,7 +167,12 @@ export type Diagnostic =
   /** A host handler or state listener threw; other handlers still ran. */
   | { kind: 'handler-error'; type: string; error: unknown }
   /** A load failed with `error` and is tried again, with a fresh session, in `delay` ms: attempt `attempt` of `of`. */
-  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError };
+  | { kind: 'retry'; attempt: number; of: number; delay: number; error: EmbedError }
+  /**
+   * The page-wide record of used session ids and rate-limit waits, shared by every copy of the
+   * SDK on the page, holds something else (another script wrote it): this copy keeps its own.
+   */
+  | { kind: 'page-record' };
 
 /** Handler of one event: the payload, and the whole envelope (with `surface` and `timestamp`). */
 export type EventHandler<K extends EventName> = (payload: EventMap[K], message: EventMessage<K>) => void;
@@ -206,6 +222,14 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
    */
   initialSession?: string;
   /**
+   * Who the embed is for: the signed-in viewer's id in your app (any stable string). A parked or
+   * preloaded embed is adopted only by an embed of the same viewer (it is part of the keep-alive
+   * name), and a change reloads with a fresh session, starting from the options alone: nothing
+   * the previous viewer did or was sent (filters and scheme set by actions, their place in the
+   * embed, held actions) carries over. At sign-out, call {@link releaseEmbeds}.
+   */
+  viewer?: string;
+  /**
    * How many times a failed load (a fatal `error` from the embed, a ready timeout, a failed or
    * timed-out session call) is tried again with a fresh session, with exponential backoff and
    * jitter. Needs `session` to be a function. `false` turns it off. @default 3
@@ -224,7 +248,8 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
    * detaches it: it is parked (its iframe moved into a hidden page-level lot with `moveBefore`,
    * keeping its document, session and state), and the next embed with the same name adopts it
    * at once: the same handle, no new session, the new options applied as `update()`. `true`
-   * names it by what it embeds (surface, tenant, dashboard or deployment); a string names it.
+   * names it by what it embeds (surface, tenant, dashboard or deployment); a string names it;
+   * either way only an embed of the same `viewer` adopts it.
    * Where the browser has no `moveBefore` (Safari), the parked embed keeps its handle and state
    * and loads again, with a fresh session, when adopted. See {@link configureParking}.
    * @default false

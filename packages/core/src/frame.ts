@@ -30,8 +30,10 @@ export interface IframeOptions {
 export interface Frame {
   readonly iframe: HTMLIFrameElement;
   readonly window: Window;
-  /** Whether the iframe fired `load` (its document, or the browser's error page, finished loading). */
-  loaded: boolean;
+  /** How many times the iframe fired `load` (a document, or the browser's error page, finished loading). */
+  loads: number;
+  /** How many `ready` its documents sent (one per document). */
+  readies: number;
   /** Stops routing its messages and removes the iframe. */
   remove(): void;
 }
@@ -65,12 +67,13 @@ export function mountFrame(container: HTMLElement, url: string, o: IframeOptions
   const frame: Frame = {
     iframe,
     window: win,
-    loaded: false,
+    loads: 0,
+    readies: 0,
     remove() {
       unlisten(win);
       iframe.remove();
     },
   };
-  iframe.addEventListener('load', () => (frame.loaded = true));
+  iframe.addEventListener('load', () => frame.loads++);
   return frame;
 }

@@ -35,6 +35,7 @@ export interface EmbedHandle<S extends Surface = Surface> {
    * - what is embedded (`baseUrl`, ids, launch options without an action such as
    *   `allowExport`, `timeGrains`, `sandbox`, `allow`, `container`, a session id string):
    *   reload in a new iframe with a fresh session;
+   * - `viewer`: the same, starting from the options alone (nothing of the previous viewer's carries over);
    * - state with an action (`colorScheme`, `theme`, `locale`, `filters`, `path`): sent to the same
    *   iframe; a filter removed from `filters` reloads (no action clears one);
    * - handlers, the `session` function, `onDiagnostic`, `debug`, timeouts, `retry`: swapped, used from the next event or load;

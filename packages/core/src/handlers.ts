@@ -13,10 +13,11 @@ import { createRegistry, type Unsubscribe } from './registry';
 const noop = () => {};
 // The handler option of each event of the catalog.
 const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
-/** The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()` subscribers stay). */
-export const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries(
-  [...PROPS.values(), 'onEvent', 'onDiagnostic'].map((prop) => [prop, undefined]),
-);
+/**
+ * The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()`
+ * subscribers stay, and so do `onDiagnostic` and `debug`: what a parked embed notices is still reported).
+ */
+export const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
 
 /** Creates the handlers of one embed, reading the handler options through `options`. */
 export function createHandlers(options: () => AnyOptions) {
@@ -56,8 +57,10 @@ export function createHandlers(options: () => AnyOptions) {
       events.emit(name, args);
       call(options()[name == '*' ? 'onEvent' : PROPS.get(name)!] as Function | undefined, typeOf(args), args);
     },
-    /** Remembers the current load's `ready` message (`undefined`: a new load begins). */
+    /** Remembers the current load's `ready` message (`undefined`: a new load begins, or the frame lost its document). */
     ready: (message: EventMessage<'ready'> | undefined) => void (readyMessage = message),
+    /** Calls the `onReady` option with the current load's `ready`, if it had one (an adopter's option, for a ready it missed). */
+    readyAgain: () => readyMessage && call(options().onReady, readyMessage.type, [readyMessage.payload, readyMessage]),
     /** Adds a handler; `destroyed` embeds keep none. */
     on(type: string, fn: Function, once: boolean | undefined, destroyed: boolean): Unsubscribe {
       const name = nameOf(type);

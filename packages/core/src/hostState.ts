@@ -1,4 +1,4 @@
-import { RETARGET } from './embedOptions';
+import { RESET, RETARGET } from './embedOptions';
 import { KEPT_STATE, type HostState, type KeptName } from './keptState';
 import { LAUNCH_OPTIONS, parameter, type LaunchOptionSpec } from './launchOptions';
 import type { Plan } from './planUpdate';
@@ -77,13 +77,26 @@ export function createHostState(options: HostState) {
   };
   const keep = (name: KeptName, value: unknown, member?: string) =>
     ((state as Record<string, unknown>)[name] = member === undefined ? value : { ...state[name as 'filters'], [member]: value });
-  diff({}, options).forEach(({ name, value, member }) => keep(name, value, member));
+  // The kept state of `from` alone (checked as actions by `make`).
+  const start = (from: HostState, make?: Make) => diff({}, from, make).forEach(({ name, value, member }) => keep(name, value, member));
+  start(options);
   return {
     keep,
-    /** Keeps what an update changes: the values set, the members removed forgotten, and for another dashboard or app the new `path` (the place in the old one is forgotten). */
-    apply({ does, changes, removed }: Plan, path: string | undefined) {
+    /**
+     * Keeps what an update to `next` changes: the values set, the members removed forgotten; for
+     * another dashboard or app the new `path` (the place in the old one is forgotten); for another
+     * viewer only what `next` sets (nothing the previous viewer did, or was sent, is kept).
+     */
+    apply({ does, changes, removed }: Plan, next: HostState) {
+      if ((does & RESET) == RESET) {
+        for (const name in state) delete state[name as KeptName];
+        pending = [];
+        applied = {};
+        // (Checked already: by the update's plan, or when they were set.)
+        return start(next, actionEnvelope as Make);
+      }
       // (RETARGET's own bit; it holds RELOAD's too.)
-      if ((does & RETARGET) == RETARGET) keep('path', path);
+      if ((does & RETARGET) == RETARGET) keep('path', next.path);
       for (const [name, members] of removed)
         keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member))));
       for (const { name, value, member } of changes) keep(name, value, member);

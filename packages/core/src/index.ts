@@ -28,6 +28,7 @@ export {
   PRESENT,
   READY_TIMEOUT,
   RELOAD,
+  RESET,
   RETARGET,
   RETRY_BASE,
   RETRY_COUNT,
@@ -53,7 +54,7 @@ export {
 } from './embedOptions';
 export { bindingOptions, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
 export { KEPT_STATE, type HostState, type KeptName, type KeptStateSpec } from './keptState';
-export { MAX_RETRY_AFTER } from './sessionSource';
+export { MAX_RETRY_AFTER, MAX_SESSION_BODY, MAX_SESSION_ID } from './sessionSource';
 export { LAZY_MARGIN } from './lazyStart';
 export { buildEmbedUrl, filterUrlParameter, redactSession, type EmbedUrlOptions } from './url';
 export {
@@ -100,6 +101,6 @@ export {
 export { listenerCount } from './listener';
 export { actionHelpers } from './actionHelpers';
 export { IDLE, type EmbedState, type EmbedStatus } from './status';
-export { configureParking, parkedCount, type ParkingLimits } from './parking';
+export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';
 export { createEmbed, embedApp, embedChat, embedDashboard, preload, type EmbedHandle, type IframeOptions, type Unsubscribe } from './embed';
 export { createBinding, type EmbedBinding } from './binding';

@@ -19,14 +19,15 @@ import { buildEmbedUrl, redactSession } from './url';
 /** Fails the current attempt; `renewable` when a fresh session may cure it. */
 export type Fail = (failure: SessionFailure, renewable?: boolean) => void;
 
-// The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix.
+// The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix. A
+// report-only policy (how sites roll one out) blocks nothing: its violations are not failures.
 const watchPolicy = (origin: string, later: Scope['later'], fail: Fail) => {
   const blocked = (e: SecurityPolicyViolationEvent) => {
     let from = '';
     try {
       from = new URL(e.blockedURI).origin;
     } catch {}
-    if (from === origin && /^(frame|child|default)-src/.test(e.effectiveDirective))
+    if (from === origin && e.disposition != 'report' && /^(frame|child|default)-src/.test(e.effectiveDirective))
       fail(
         new EmbedError(
           'blocked',
@@ -46,9 +47,9 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
   if (!ms) return;
   const timer = setTimeout(() => {
     const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
-    let message = `no ready in ${ms} ms, frame ${mounted.loaded ? '' : 'not '}loaded`;
+    let message = `no ready in ${ms} ms, frame ${mounted.loads ? '' : 'not '}loaded`;
     if (__DEV__)
-      message = mounted.loaded
+      message = mounted.loads
         ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
         : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`;
     fail(new EmbedError('timeout', message), true);
@@ -59,15 +60,20 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
 // A frame taken out of the document and put back by something no binding saw (a route reuse, a
 // host's appendChild) loads its URL again in a new window, with its spent session, and posts from
 // a window nobody routes: a failure a fresh session cures. A hidden one waits: the binding's next
-// mount sees the new window (embed.ts update()).
+// mount sees the new window (embed.ts update()). A frame that loads another document in its window
+// after its first (navigated away, or reloaded, by itself or anyone but the SDK) that has not said
+// `ready` by its `load` (a document says it once, before or after its `load`) tells `again`.
 // (It watches the frame's whole life, not the load attempt's scope, which `ready` ends.)
-const watchReloaded = ({ iframe, window }: Frame, current: () => boolean, fail: Fail) =>
-  iframe.addEventListener(
-    'load',
-    () =>
-      current() &&
-      iframe.contentWindow != window &&
-      iframe.getClientRects().length &&
+const watchReloaded = (mounted: Frame, current: () => boolean, fail: Fail, again: () => void) => {
+  const { iframe, window } = mounted;
+  iframe.addEventListener('load', () => {
+    if (!current()) return;
+    if (iframe.contentWindow == window) {
+      // (Counted from here on as if each earlier document had said it: one that never did shifts nothing.)
+      const said = mounted.readies >= mounted.loads;
+      mounted.readies = mounted.loads - (said ? 0 : 1);
+      if (!said && mounted.loads > 1) again();
+    } else if (iframe.getClientRects().length)
       fail(
         new EmbedError(
           'fatal',
@@ -76,8 +82,9 @@ const watchReloaded = ({ iframe, window }: Frame, current: () => boolean, fail: 
             : 'frame reloaded',
         ),
         true,
-      ),
-  );
+      );
+  });
+};
 
 // A page with an opaque origin can never be allowed for embedding: refused before a session is minted.
 const refuseOpaqueOrigin = () => {
@@ -96,6 +103,8 @@ const refuseOpaqueOrigin = () => {
  * @param container the element the embed mounts into
  * @param carried the kept launch options the next URL carries
  * @param receive routes the new frame's messages
+ * @param again the frame loaded another document after its first, on its own: whether the embed
+ *   was ready (then it waits for the new document's `ready` within `readyTimeout`, as a new frame does)
  */
 export function createLoadAttempt(
   surface: Surface,
@@ -108,6 +117,7 @@ export function createLoadAttempt(
   receive: Receiver,
   fail: Fail,
   log: (...args: unknown[]) => void,
+  again: () => boolean,
 ) {
   let frame: Frame | null = null;
 
@@ -140,8 +150,14 @@ export function createLoadAttempt(
         watchPolicy(origin(), later, fail);
         const mounted = (frame = mountFrame(container(), url, options(), surface, receive));
         log('mount', redactSession(url));
-        watchReloaded(mounted, () => frame == mounted, fail);
-        watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), frame, origin(), later, fail);
+        const waitReady = () => watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), mounted, origin(), later, fail);
+        watchReloaded(
+          mounted,
+          () => frame == mounted,
+          fail,
+          () => again() && waitReady(),
+        );
+        waitReady();
       } catch (e) {
         // A session call that failed or timed out is renewable; a refused session or a missing container is not.
         if (attempt == generation()) fail(e as SessionFailure, (e as SessionFailure).renew);

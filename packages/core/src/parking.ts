@@ -3,37 +3,60 @@
  * preloaded ones. A parked iframe sits in a slot of one page-level container (off-screen, the
  * size it had, inert and hidden from assistive technology), moved there with `moveBefore`, which
  * keeps its document: its session, its state and its listener. The next embed with the same
- * name adopts it. The lot is bounded: at most `max` embeds are parked (the least recently
- * parked one is destroyed first), each for at most `idle` ms (an iframe costs memory).
+ * name, for the same viewer, adopts it. The lot is bounded: at most `max` embeds are parked (the
+ * least recently parked one is destroyed first), each for at most `idle` ms (an iframe costs
+ * memory); several embeds may share a name, each counted. `releaseEmbeds()` destroys every embed
+ * out of sight, in every copy of the SDK on the page (sign-out).
+ *
+ * Parked means quiet and contained: a frame whose slot leaves the document (the page replaced
+ * its body) has lost its document and is parked cold; a parked frame that takes the focus gives
+ * it back.
  *
  * Without `moveBefore` (Safari today) an iframe cannot change place without reloading: the
  * embed is parked cold, its controller, host state and handlers kept, its frame dropped, and
  * adopting it loads a new frame with a fresh session and the whole kept state.
  */
 
+import { EmbedError } from './errors';
 import { toOrigin } from './origin';
+import { whenGone } from './whenGone';
 
 /** The bounds of the parking lot. Change them with {@link configureParking}. */
 export interface ParkingLimits {
-  /** How many embeds may be parked at once; parking one more destroys the least recently parked. @default 3 */
+  /** How many embeds may be parked at once (a whole number); parking one more destroys the least recently parked. @default 3 */
   max: number;
-  /** Milliseconds a parked embed waits for a component to adopt it before it is destroyed. @default 300000 (5 minutes) */
+  /**
+   * Milliseconds a parked embed waits for a component to adopt it before it is destroyed; at most
+   * 2^31-1 (about 24.8 days, the longest a browser timer waits): a longer one, `Infinity` included, is that.
+   * @default 300000 (5 minutes)
+   */
   idle: number;
 }
 
 const limits: ParkingLimits = { max: 3, idle: 300000 };
 
+// Refused in every build: a limit that cannot be used would destroy parked embeds at once, or never.
+const refuse = (field: string, rule: string, value: unknown) =>
+  new EmbedError(
+    'invalid-option',
+    __DEV__ ? `configureParking: ${field} must be ${rule} (got ${typeof value == 'number' ? value : typeof value})` : field,
+  );
+
 /**
  * Sets the bounds of the page's parking lot (for embeds kept alive with `keepAlive` and
  * preloaded ones). A lower `max` destroys the least recently parked embeds over it at once;
- * `idle` applies from the next embed parked.
+ * `idle` applies from the next embed parked. A limit left out (or `undefined`) keeps its value.
+ * @throws {EmbedError} `invalid-option` naming the field: `max` not a whole number >= 0, `idle` not a number >= 0 (changes nothing).
  * @example
  * ```ts
  * configureParking({ max: 5, idle: 10 * 60_000 });
  * ```
  */
-export const configureParking = (next: Partial<ParkingLimits>): void => {
-  Object.assign(limits, next);
+export const configureParking = ({ max = limits.max, idle = limits.idle }: Partial<ParkingLimits> = {}): void => {
+  if (!Number.isInteger(max) || max < 0) throw refuse('max', 'a whole number >= 0', max);
+  if (typeof idle != 'number' || !(idle >= 0)) throw refuse('idle', 'a number of milliseconds >= 0', idle);
+  limits.max = max;
+  limits.idle = Math.min(idle, 2 ** 31 - 1);
   evict();
 };
 
@@ -42,22 +65,21 @@ interface Parkable {
   readonly surface: string;
   readonly iframe: HTMLIFrameElement | null;
   getState(): { status: string };
-  update(options: object): void;
   destroy(): void;
 }
 
 /**
  * The name an embed is kept alive under: `keepAlive` when it is a string, else (`true`) what is
- * embedded: the surface, the tenant origin and the dashboard or deployment.
+ * embedded: the surface, the tenant origin and the dashboard or deployment; with the `viewer`,
+ * so that only the same viewer's embed adopts it.
  */
-export const keepAliveName = (surface: string, options: Record<string, unknown>): string | undefined =>
-  options.keepAlive === true
-    ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ')
-    : (options.keepAlive as string) || undefined;
-
-// Parked embeds by name; insertion order is parking order.
-const parked = new Map<string, { embed: Parkable; timer: ReturnType<typeof setTimeout> }>();
-let lot: HTMLElement | undefined;
+export const keepAliveName = (surface: string, options: Record<string, unknown>): string | undefined => {
+  const name =
+    options.keepAlive === true
+      ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ')
+      : options.keepAlive;
+  return name ? JSON.stringify([name, options.viewer]) : undefined;
+};
 
 /** Whether this browser moves a node without reloading it (`Element.prototype.moveBefore`). */
 export const canMove = (): boolean => typeof Element != 'undefined' && 'moveBefore' in Element.prototype;
@@ -66,40 +88,101 @@ export const canMove = (): boolean => typeof Element != 'undefined' && 'moveBefo
 export const move = (parent: Element, node: Element): void =>
   (parent as Element & { moveBefore(node: Node, child: Node | null): void }).moveBefore(node, null);
 
-/** A new slot in the lot, `width` × `height` CSS pixels (0: the viewport's). */
+type Keeping = ReturnType<typeof createKeeper>;
+// Every live controller's keeping, shown or not: preload() finds a live embed by its name, releaseEmbeds() those out of sight.
+const live = new Set<Keeping>();
+// The parked ones, in parking order, each with its idle timer.
+const parked = new Map<Keeping, ReturnType<typeof setTimeout>>();
+let lot: HTMLElement | undefined;
+// The slots in use: while there is one, a frame in the lot that takes the focus gives it back.
+let slots = 0;
+
+/*
+ * Focus: `inert` keeps the host's focus out of the lot, but not a frame's own `focus()`, and an
+ * invisible frame must never take the viewer's keystrokes. The host element that lost the focus
+ * (a blur: a window-level capture sees every one) gets it back, else the frame is blurred; while
+ * the focus is inside a frame (the window blurred), where a move from frame to frame makes no
+ * event in the host, a check runs every CHECK_FOCUS ms.
+ */
+const CHECK_FOCUS = 250;
+let blurred: HTMLElement | undefined;
+let checking: ReturnType<typeof setInterval> | undefined;
+const giveBack = () => {
+  const active = document.activeElement as HTMLElement | null;
+  if (lot?.contains(active)) {
+    if (blurred?.isConnected) blurred.focus();
+    else active!.blur();
+  }
+  blurred = undefined;
+};
+const guard = (event: Event) => {
+  if (event.target != window) blurred = event.target as HTMLElement;
+  else if (event.type == 'focus') checking = void clearInterval(checking);
+  else checking ??= setInterval(giveBack, CHECK_FOCUS);
+  setTimeout(giveBack);
+};
+const listenFocus = (on: boolean) => {
+  const listen = on ? addEventListener : removeEventListener;
+  listen('blur', guard, true);
+  listen('focus', guard, true);
+  if (!on) checking = void clearInterval(checking);
+};
+
+/** A new slot in the lot, `width` × `height` CSS pixels (0: the viewport's). Give it back with {@link unslot}. */
 export function slot(width: number, height: number): HTMLElement {
   if (!lot?.isConnected) {
     lot = document.createElement('div');
+    lot.setAttribute('data-platform-lot', '');
     lot.setAttribute('aria-hidden', 'true');
     lot.setAttribute('inert', '');
     lot.style.cssText = 'position:fixed;left:-200vw;top:0;pointer-events:none';
     document.body.append(lot);
   }
+  if (!slots++) listenFocus(true);
   const place = document.createElement('div');
   place.style.cssText = `width:${width ? width + 'px' : '100vw'};height:${height ? height + 'px' : '100vh'}`;
   lot.append(place);
   return place;
 }
 
-/** Parks `embed` (already in its slot) under `name`, until it is adopted, evicted or idle too long. */
-export function park(name: string, embed: Parkable): void {
-  parked.set(name, { embed, timer: setTimeout(() => embed.destroy(), limits.idle) });
-  evict();
-}
+/** Removes a slot of {@link slot}. */
+export const unslot = (place: HTMLElement): void => {
+  place.remove();
+  if (!--slots) listenFocus(false);
+};
 
 // Destroys the least recently parked embeds over the limit (each leaves the lot as it goes).
 const evict = () => {
-  for (const [, oldest] of parked) if (parked.size > limits.max) oldest.embed.destroy();
+  for (const [keeping] of parked) if (parked.size > limits.max) keeping.handle.destroy();
 };
 
-/** Takes the embed parked under `name` out of the lot (for adoption, or because it is destroyed). */
-export function unpark(name: string | undefined, embed?: Parkable): Parkable | undefined {
-  const entry = name === undefined ? undefined : parked.get(name);
-  if (!entry || (embed && entry.embed != embed)) return;
-  parked.delete(name!);
-  clearTimeout(entry.timer);
-  return entry.embed;
-}
+const unpark = (keeping: Keeping) => {
+  clearTimeout(parked.get(keeping));
+  parked.delete(keeping);
+};
+
+/*
+ * Sign-out: every copy of the SDK on the page (an npm bundle beside the script tag, a
+ * micro-frontend's) listens for this window event while it has embeds, so one call reaches all.
+ */
+const RELEASE = 'platform-embed:release';
+const release = () => live.forEach((keeping) => keeping.away() && keeping.handle.destroy());
+
+/**
+ * Destroys every embed of the page that nothing shows: parked (`keepAlive`), preloaded, and those
+ * of hidden components (React's `<Activity>`, Vue's `<KeepAlive>`; such a component loads a new
+ * embed when shown again), in every copy of the SDK on the page. Call it when the viewer signs
+ * out, so that nothing of theirs reaches the next viewer. Embeds on screen stay: their components
+ * go with the signed-out pages (or pass them the next `viewer`).
+ * @example
+ * ```ts
+ * async function signOut() {
+ *   await fetch('/api/sign-out', { method: 'POST' });
+ *   releaseEmbeds();
+ * }
+ * ```
+ */
+export const releaseEmbeds = (): void => void (typeof window != 'undefined' && dispatchEvent(new Event(RELEASE)));
 
 /** What a controller offers the bindings (core-internal): see `EmbedBinding.unmount` and `EmbedBinding.detach`. */
 export interface Keeper {
@@ -115,33 +198,34 @@ export interface Keeper {
    * unmount a mount undoes in the same task changes nothing.
    */
   aside(): void;
+  /** Its component is hidden (not gone): out of sight until its next update, as one in the lot is. */
+  hide(): void;
 }
 /** Each live controller's {@link Keeper}. */
 export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
 
 /**
- * The embed parked under the keep-alive name of these options, if any, adopted: out of the lot,
- * its options updated (a new container is where its iframe moves).
+ * The embed parked under the keep-alive name of these options (its surface's, the same viewer's),
+ * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves).
  */
 export function adopt(surface: string, options: Record<string, unknown>): Parkable | undefined {
-  const embed = unpark(keepAliveName(surface, options));
-  if (!embed) return;
-  // The name now means another surface: the new embed takes it.
-  if (embed.surface != surface) {
-    embed.destroy();
-    return;
-  }
-  try {
-    embed.update(options);
-  } catch (e) {
-    embed.destroy();
-    throw e;
-  }
-  return embed;
+  const name = keepAliveName(surface, options);
+  for (const [keeping] of parked)
+    if (keeping.name() == name && keeping.handle.surface == surface) {
+      try {
+        keeping.adopted(options);
+      } catch (e) {
+        keeping.handle.destroy();
+        throw e;
+      }
+      return keeping.handle;
+    }
 }
 
-/** The embed parked under `name`, still parked (a second preload of it). */
-export const parkedUnder = (name: string | undefined): Parkable | undefined => parked.get(name!)?.embed;
+/** The live embed of `surface` (shown or parked) kept alive under `name`, if any. */
+export const liveUnder = (surface: string, name: string | undefined): Parkable | undefined => {
+  for (const keeping of live) if (name && keeping.name() == name && keeping.handle.surface == surface) return keeping.handle;
+};
 
 /** What a keeper needs of its controller. */
 export interface Kept {
@@ -155,6 +239,8 @@ export interface Kept {
   place(box: HTMLElement, options?: Record<string, unknown>): void;
   /** Ends the current load and drops its frame: loaded again where it is shown next. */
   cold(): void;
+  /** Adopted with `options`: applied as `update()`, and an adopter's `onReady` hears a `ready` it missed. */
+  adopted(options: Record<string, unknown>): void;
 }
 
 /**
@@ -165,48 +251,73 @@ export interface Kept {
  * @param handlerless the options that take the gone component's handlers away (`on()` subscribers stay)
  */
 export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {
+  const { handle } = embed;
   let stowedIn: HTMLElement | undefined;
+  let unwatch: () => void;
   let parkedAs: string | undefined;
+  let hidden = false;
   const stow = (place?: HTMLElement) => {
     if (stowedIn) return;
-    const { iframe } = embed.handle;
+    const { iframe } = handle;
     const { width, height } = embed.container().getBoundingClientRect();
     embed.place((stowedIn = place ?? slot(width, height)));
+    // A slot that leaves the document (the page replaced its body) takes the frame's document with it: cold.
+    unwatch = whenGone(stowedIn, embed.cold);
     // (A frame a framework has already taken out of the document has lost its document: cold.)
     if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || embed.handle.getState().status == 'idle' || !canMove()) embed.cold();
+    else if (iframe || handle.getState().status == 'idle' || !canMove()) embed.cold();
   };
-  return {
+  // Out of the lot and its slot.
+  const unstow = () => {
+    unpark(keeping);
+    if (stowedIn) {
+      unwatch();
+      unslot(stowedIn);
+    }
+    parkedAs = stowedIn = undefined;
+  };
+  const keeping = {
+    handle,
+    adopted: embed.adopted,
+    /** Its keep-alive name. */
+    name: () => parkedAs ?? keepAliveName(handle.surface, embed.options()),
+    /** Whether nothing shows it: in the lot, or its component hidden. */
+    away: () => hidden || !!stowedIn,
     stow,
     // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
     // frame already out of the document: it has lost its document.)
     aside() {
-      const { iframe } = embed.handle;
-      if (canMove() && embed.handle.getState().status != 'idle' && iframe?.isConnected != false) stow();
+      const { iframe } = handle;
+      if (canMove() && handle.getState().status != 'idle' && iframe?.isConnected != false) stow();
     },
+    hide: () => void (hidden = true),
     park(place?: HTMLElement): boolean {
-      const name = keepAliveName(embed.handle.surface, embed.options());
+      const name = keepAliveName(handle.surface, embed.options());
       if (!name || parkedAs) return !!parkedAs;
       stow(place);
       embed.place(stowedIn!, handlerless);
-      park((parkedAs = name), embed.handle);
+      parkedAs = name;
+      parked.set(keeping, setTimeout(handle.destroy, limits.idle));
+      evict();
       return true;
     },
     /** Whether it is parked. */
     parked: () => !!parkedAs,
-    /** Placed in `box`: out of the lot unless that is its slot. */
+    /** Placed in `box`: shown, out of the lot unless that is its slot. */
     shown(box: HTMLElement) {
-      if (!stowedIn || box == stowedIn) return;
-      stowedIn.remove();
-      parkedAs = stowedIn = void unpark(parkedAs, embed.handle);
+      hidden = false;
+      if (box != stowedIn) unstow();
     },
     /** Destroyed: out of the lot, its slot gone. */
     leave() {
-      unpark(parkedAs, embed.handle);
-      stowedIn?.remove();
+      unstow();
+      if (live.delete(keeping) && !live.size) removeEventListener(RELEASE, release);
     },
   };
+  if (!live.size) addEventListener(RELEASE, release);
+  live.add(keeping);
+  return keeping;
 }
 
-/** How many embeds are parked (for leak tests). */
+/** How many embeds are parked or preloaded, in this copy of the SDK (for leak tests: `expectNothingParked()` of the testing kits checks every copy's). */
 export const parkedCount = (): number => parked.size;

@@ -1,21 +1,26 @@
-import { SESSION_TIMEOUT, type AnyOptions, type SessionResult } from './embedOptions';
+import { SESSION_TIMEOUT, type AnyOptions, type Diagnostic, type SessionResult } from './embedOptions';
 import { EmbedError } from './errors';
 import { isPlainObject } from './protocol';
-import { claimSession, redactSessions } from './sessions';
-import { clampTimeout, sleep } from './timing';
+import { afterWait, claimSession, redactSessions, waitPage } from './sessions';
+import { clampTimeout } from './timing';
 
 /*
  * The session source of one embed: where each load's single-use session id comes from. A
  * given id first (`initialSession` once, or the id passed to `reload()`), else the `session`
  * option: an id, or a function called once per load within `sessionTimeout`, which may return
  * the id, generate-session's `{ sessionId }` body, or its `fetch` Response as it is. Every id is
- * claimed page-wide before use (sessions.ts), so a used one is refused here, not by the platform.
+ * claimed page-wide before use (sessions.ts), so a used one is refused here, not by the platform;
+ * so is one longer than MAX_SESSION_ID.
+ *
+ * The SDK owns the download it was given: it reads at most MAX_SESSION_BODY bytes of a Response
+ * and cancels its body when the load is abandoned (timeout, destroy, a newer attempt: the signal
+ * it passed aborts), even when the host's fetch ignored that signal.
  *
  * A failure a later call may cure (the function threw, timed out, or its response was a 5xx,
  * 429 or 408) is marked `renew`, with how long the route asked to wait (`Retry-After`, at most
- * MAX_RETRY_AFTER): the retry policy decides. After a route answered "wait", the calls of every
- * embed of the page to that route wait until then and go one at a time (the gate below): a
- * rate-limited platform sees one retry at a time from a page, not one per embed.
+ * MAX_RETRY_AFTER): the retry policy decides. That wait holds for the whole page (sessions.ts):
+ * every session call of every embed and copy of the SDK waits for it, then they go one at a
+ * time: a rate-limited platform sees one retry at a time from a page, not one per embed.
  */
 
 /** A failure of the session source: `renew` when a later call may cure it, not before `wait` ms. */
@@ -24,6 +29,12 @@ export type SessionFailure = EmbedError & { renew?: boolean; wait?: number };
 /** The longest `Retry-After` honoured, in ms: a route asking for longer is asked again after this. */
 export const MAX_RETRY_AFTER = 60000;
 
+/** The longest session id accepted, in characters: a longer one is refused as a `session` error. */
+export const MAX_SESSION_ID = 4096;
+
+/** The most bytes read of a session route's answer (in at most 64 reads): a longer one is cancelled and refused. */
+export const MAX_SESSION_BODY = 16384;
+
 const failure = (message: string, renew?: boolean, wait?: number, cause?: unknown): SessionFailure =>
   Object.assign(new EmbedError('session', message, { cause }), { renew, wait });
 
@@ -31,50 +42,65 @@ const failure = (message: string, renew?: boolean, wait?: number, cause?: unknow
 export const renewHint = (options: AnyOptions): string =>
   __DEV__ && typeof options.session != 'function' ? '; a session id string cannot be renewed: pass session as a function' : '';
 
-// One gate per route (its URL; the function itself when it returns no Response) that answered
-// "wait": the calls that follow it run one after another, none before `until`.
-const gates = new Map<unknown, { until: number; turn: Promise<unknown> }>();
-const through = <T>(key: unknown, call: () => Promise<T>): Promise<T> => {
-  const gate = gates.get(key);
-  if (!gate) return call();
-  const run = gate.turn.then(() => sleep(gate.until - Date.now())).then(call);
-  const turn = (gate.turn = run.catch(() => {}));
-  // The last call in line closes a gate whose time has passed.
-  turn.then(() => gate.turn == turn && gate.until <= Date.now() && gates.delete(key));
-  return run;
-};
+// `Retry-After` as RFC 9110 has it, in ms, bounded: delta-seconds (digits only) or an HTTP date
+// (IMF-fixdate, or the obsolete RFC 850 and asctime forms; asctime names no zone: GMT); else
+// (`1e1`, `0x0A`, `2.5`, `-1`, words, no header: "null") no wait.
+const HTTP_DATE = /^\w{3,9}, \d\d[ -]\w{3}[ -]\d{2,4} [\d:]{8} GMT$|^\w{3} \w{3} [ \d]\d [\d:]{8} \d{4}$/;
+const retryAfter = (header: string | null) =>
+  Math.min(
+    Math.max(
+      /^\d+$/.test(header!) ? +header! * 1000 : HTTP_DATE.test(header!) ? Date.parse(header!.replace(/\d$/, '$& GMT')) - Date.now() : 0,
+      0,
+    ),
+    MAX_RETRY_AFTER,
+  ) || 0;
 
-// `Retry-After` in seconds or as an HTTP date, in ms, bounded.
-const retryAfter = (header: string | null) => {
-  const ms = header == null ? 0 : +header >= 0 ? +header * 1000 : Date.parse(header) - Date.now() || 0;
-  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER);
+// The body of a session Response as JSON, bounded (a huge or endless body, or one trickled a byte
+// at a time, must not hold the page or its memory: at most MAX_SESSION_BODY bytes in 64 reads),
+// and cancelled, with its download, when `signal` aborts. (No body, or one already read: a TypeError.)
+const readJson = async <T>(response: Response, signal: AbortSignal): Promise<T> => {
+  let reads = 0;
+  let size = 0;
+  let over: unknown;
+  const bounded = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, next) {
+      // (NaN, from a chunk that is not bytes, is past the bound too.)
+      if (++reads > 64 || !((size += chunk.byteLength) <= MAX_SESSION_BODY))
+        throw (over = failure(
+          __DEV__
+            ? `the session route answered more than ${MAX_SESSION_BODY} bytes: answer { "sessionId": "..." }`
+            : 'session body too long',
+          false,
+        ));
+      next.enqueue(chunk);
+    },
+  });
+  // (Some browsers reject json() with an error of their own: the bound's is the one that says why.)
+  return new Response(response.body!.pipeThrough(bounded, { signal })).json().catch((e) => Promise.reject(over ?? e));
 };
 
 // A Response from the session function: its `{ sessionId }` when 2xx, else a failure named by its status.
-const readResponse = async (response: Response, key: unknown): Promise<unknown> => {
+const readResponse = async (response: Response, signal: AbortSignal): Promise<unknown> => {
   const { status } = response;
   // (Development words only: a production build holds no text of them.)
   const routeName = () => `the session route${response.url && ' ' + response.url}`;
   if (response.ok)
-    return response.json().catch((e: unknown) => {
-      throw failure(
-        __DEV__ ? `${routeName()} answered HTTP ${status} without JSON: answer { "sessionId": "..." }` : 'session JSON',
-        false,
-        0,
-        e,
-      );
+    return readJson(response, signal).catch((e: unknown) => {
+      throw e instanceof EmbedError
+        ? e
+        : failure(
+            __DEV__ ? `${routeName()} answered HTTP ${status} without JSON: answer { "sessionId": "..." }` : 'session JSON',
+            false,
+            0,
+            e,
+          );
     });
   const renew = status >= 500 || status == 429 || status == 408;
   const wait = retryAfter(response.headers.get('retry-after'));
-  if (wait) {
-    // Calls already in line read the gate's time when their turn comes: it is moved, not replaced.
-    const gate = gates.get(key);
-    if (gate) gate.until = Date.now() + wait;
-    else gates.set(key, { until: Date.now() + wait, turn: Promise.resolve() });
-  }
+  if (wait) waitPage(wait);
   // The route's own words, when it answered JSON `{ error, message }` (as createSessionHandler does).
-  const said = await response.json().then(
-    (body: { message?: unknown; error?: unknown } | null) => String(body?.message ?? body?.error ?? '').slice(0, 200),
+  const said = await readJson<{ message?: unknown; error?: unknown } | null>(response, signal).then(
+    (body) => String(body?.message ?? body?.error ?? '').slice(0, 200),
     () => '',
   );
   let why = `session HTTP ${status}`;
@@ -90,17 +116,9 @@ const readResponse = async (response: Response, key: unknown): Promise<unknown> 
 };
 
 // Calls the `session` function within `ms`; its failures are renewable (what it threw is quoted with
-// every id of the page and `own`, the embed's current one, redacted). `routed` learns the route that
-// answered (its URL, else the function).
-const callSession = async (
-  source: Function,
-  signal: AbortSignal,
-  ms: number,
-  own: string,
-  routed: (key: unknown) => void,
-): Promise<unknown> => {
+// every id of the page and `own`, the embed's current one, redacted).
+const callSession = async (source: Function, signal: AbortSignal, ms: number, own: string): Promise<unknown> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let key: unknown = source;
   try {
     return await new Promise((resolve, reject) => {
       if (ms)
@@ -111,9 +129,7 @@ const callSession = async (
       // A function that throws at once fails like one that rejects.
       new Promise<SessionResult>((r) => r(source({ signal })))
         .then((result) =>
-          Object.prototype.toString.call(result) == '[object Response]'
-            ? readResponse(result as Response, (key = (result as Response).url))
-            : result,
+          Object.prototype.toString.call(result) == '[object Response]' ? readResponse(result as Response, signal) : result,
         )
         .then(resolve, (e: unknown) =>
           // What the function threw is renewable, unless it is our own verdict on its response.
@@ -126,18 +142,18 @@ const callSession = async (
     });
   } finally {
     clearTimeout(timer);
-    routed(key);
   }
 };
 
-/** Creates the session source of one embed, reading its options through `options`. */
-export function createSessionSource(options: () => AnyOptions) {
+/**
+ * Creates the session source of one embed, reading its options through `options`.
+ * @param diagnose hears that the page-wide record could not be used (see sessions.ts)
+ */
+export function createSessionSource(options: () => AnyOptions, diagnose: (diagnostic: Diagnostic) => void) {
   // A session to use before calling the `session` function: `initialSession`, or the one given to reload().
   let given = options().initialSession;
   // Whether a used `given` id may be replaced by a fresh one: yes for initialSession (a restored page), not for reload(id).
   let replaceable = true;
-  // The route of the last call, once it answered "wait": this embed's next call goes through its gate.
-  let route: unknown;
   // This embed's current session id: redacted for the embed's whole life, even once the page forgot it.
   let current = '';
 
@@ -145,9 +161,17 @@ export function createSessionSource(options: () => AnyOptions) {
     failure(
       `session already used${__DEV__ ? `: sessions are single-use${renewHint(options()) || ', return a fresh one for every call'}` : ''}`,
     );
+  // Not renewable: the same source would give it again. (Refused before anything copies or parses it.)
+  const bounded = (id: string) => {
+    if (id.length > MAX_SESSION_ID)
+      throw failure(
+        __DEV__ ? `the session id has ${id.length} characters, more than a session id has (${MAX_SESSION_ID})` : 'session id too long',
+      );
+    return claimSession(id, diagnose);
+  };
   const claim = (id: unknown) => {
     if (typeof id != 'string' || !id.trim()) return;
-    if (!claimSession(id)) throw used();
+    if (!bounded(id)) throw used();
     return (current = id);
   };
 
@@ -168,18 +192,14 @@ export function createSessionSource(options: () => AnyOptions) {
       const id = given;
       given = undefined;
       if (id !== undefined) {
-        if (claimSession(id)) return (current = id);
+        if (bounded(id)) return (current = id);
         // An initialSession already used on this page (a restored page) is replaced by a fresh one, if we can mint one.
         if (!replaceable || typeof source != 'function') throw used();
       }
       if (typeof source != 'function') return source === undefined ? source : (claim(source) ?? throwNone(source));
-      // (A load superseded while it waited at the gate mints nothing.)
       const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);
-      // (A route that answered "wait" gates this embed's next call too.)
-      const routed = (key: unknown) => (route = gates.has(key) ? key : undefined);
-      const result = await through(route, () =>
-        signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, current, routed),
-      );
+      // (A load superseded while it waited for the page's wait mints nothing.)
+      const result = await afterWait(() => (signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, current)));
       return claim(isPlainObject(result) ? result.sessionId : result) ?? throwNone(result);
     },
   };

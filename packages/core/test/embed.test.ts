@@ -1069,7 +1069,7 @@ describe('rule 9: leave nothing behind', () => {
     expect(remove.mock.calls.filter(([t]) => t == 'message')).toHaveLength(0);
     b.destroy();
     expect(remove.mock.calls.filter(([t]) => t == 'message')).toHaveLength(1);
-    expect(remove.mock.calls[0]![1]).toBe(add.mock.calls.find(([t]) => t == 'message')![1]);
+    expect(remove.mock.calls.find(([t]) => t == 'message')![1]).toBe(add.mock.calls.find(([t]) => t == 'message')![1]);
   });
 
   test('queued actions are dropped on destroy and send() after destroy throws', async () => {

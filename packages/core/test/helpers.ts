@@ -131,7 +131,10 @@ export function withMoveBefore(): { moves: [Element, Node][]; restore(): void } 
       const frames = node instanceof HTMLIFrameElement ? [node] : node instanceof Element ? [...node.querySelectorAll('iframe')] : [];
       const windows = frames.map((frame) => frame.contentWindow);
       this.insertBefore(node, child);
-      frames.forEach((frame, i) => Object.defineProperty(frame, 'contentWindow', { configurable: true, value: windows[i] }));
+      // (Out of the document, as the browser's, it has none.)
+      frames.forEach((frame, i) =>
+        Object.defineProperty(frame, 'contentWindow', { configurable: true, get: () => (frame.isConnected ? windows[i] : null) }),
+      );
     },
   });
   return { moves, restore: () => void delete (Element.prototype as { moveBefore?: unknown }).moveBefore };

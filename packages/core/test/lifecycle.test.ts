@@ -492,8 +492,8 @@ describe('self-healing: a failure a fresh session can cure loads again', () => {
 });
 
 describe('never silent: every failure names its cause and the fix', () => {
-  const violation = (blockedURI: string, effectiveDirective = 'frame-src') =>
-    Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective });
+  const violation = (blockedURI: string, effectiveDirective = 'frame-src', disposition = 'enforce') =>
+    Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition });
 
   test('a CSP frame-src violation for the tenant: error at once, naming the directive and the origin; not retried', async () => {
     const onDiagnostic = vi.fn();
@@ -507,6 +507,17 @@ describe('never silent: every failure names its cause and the fix', () => {
     expect(h.error?.code).toBe('blocked');
     expect(h.error?.message).toContain(`frame-src`);
     expect(h.error?.message).toContain(`add ${BASE}`);
+    expect(onDiagnostic).not.toHaveBeenCalled();
+  });
+
+  test('a report-only policy (Content-Security-Policy-Report-Only) blocks nothing: its violation is no failure', async () => {
+    const onDiagnostic = vi.fn();
+    const h = dashboard({ onDiagnostic });
+    const iframe = await frame(h);
+    document.dispatchEvent(violation(BASE, 'frame-src', 'report'));
+    expect(h.getState().status).toBe('loading');
+    deliver(envelope('ready', READY), iframe.contentWindow);
+    expect(h.getState().status).toBe('ready');
     expect(onDiagnostic).not.toHaveBeenCalled();
   });
 

@@ -1,13 +1,23 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { MAX_RETRY_AFTER, embedDashboard, listenerCount, type Diagnostic, type EmbedHandle, type SessionSource } from '../src/index';
+import {
+  MAX_RETRY_AFTER,
+  MAX_SESSION_BODY,
+  MAX_SESSION_ID,
+  embedDashboard,
+  listenerCount,
+  type Diagnostic,
+  type EmbedHandle,
+  type SessionSource,
+} from '../src/index';
 import { BASE, READY, deliver, envelope, flush, freshId } from './helpers';
 
 /*
  * What a `session` function may return and how each answer is read: the id, generate-session's
  * `{ sessionId }` body, or the `Response` of its fetch (a 2xx with `{ sessionId }`; a 5xx, 429 or
- * 408 renewable, after its Retry-After; another 4xx not renewable). After a route answered
- * "wait", the page's calls to it wait and go one at a time. And the single-use record is one per
- * page, whatever the copies of the SDK on it.
+ * 408 renewable, after its Retry-After; another 4xx not renewable), read within bounds and
+ * cancelled when the load is abandoned. After a route answered "wait", every session call of the
+ * page waits and they go one at a time. And the page-wide record is one per page, whatever the
+ * copies of the SDK on it, and whatever another script left in it.
  */
 
 let handles: EmbedHandle[] = [];
@@ -42,9 +52,13 @@ const settle = async () => {
 beforeEach(() => {
   document.body.innerHTML = '<div id="c"></div><div id="d"></div><div id="e"></div>';
 });
+// The page's record (version 2): its wait outlives a test's embeds, and its clock may be a fake one.
+const page = () => (globalThis as Record<symbol, { until: number; line: unknown; used: Map<string, number> }>)[RECORD]!;
+const RECORD = Symbol.for('platform-embed.sessions@2');
 afterEach(() => {
   for (const h of handles) h.destroy();
   handles = [];
+  if (page()) Object.assign(page(), { until: 0, line: 0 });
   vi.useRealTimers();
   vi.restoreAllMocks();
   globalThis.__DEV__ = true;
@@ -242,5 +256,344 @@ describe('a ready that comes while a rate-limited retry waits still wins', () =>
     expect(h.getState().status).toBe('ready');
     await vi.advanceTimersByTimeAsync(5000);
     expect(session).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Retry-After is read as RFC 9110 says: delta-seconds (digits) or an HTTP date, anything else ignored', () => {
+  // (Math.random 1: the backoff of a first retry is 500 ms; a wait the header asked for is longer.)
+  const inSeconds = (s: number) => new Date(Date.now() + s * 1000);
+  const rfc850 = (d: Date) => {
+    const [day, date, month, year, time] = d.toUTCString().split(' ');
+    const days: Record<string, string> = {
+      Mon: 'Monday',
+      Tue: 'Tuesday',
+      Wed: 'Wednesday',
+      Thu: 'Thursday',
+      Fri: 'Friday',
+      Sat: 'Saturday',
+      Sun: 'Sunday',
+    };
+    return `${days[day!.slice(0, 3)]}, ${date}-${month}-${year!.slice(2)} ${time} GMT`;
+  };
+  const asctime = (d: Date) => {
+    const [day, date, month, year, time] = d.toUTCString().split(' ');
+    return `${day!.slice(0, 3)} ${month} ${date!.replace(/^0/, ' ')} ${time} ${year}`;
+  };
+  test.each<[string, () => string, number | [number, number]]>([
+    ['seconds', () => '7', 7000],
+    ['zero', () => '0', 500],
+    ['more seconds than MAX_RETRY_AFTER', () => '99999999999999999999', MAX_RETRY_AFTER],
+    ['an IMF-fixdate', () => inSeconds(20).toUTCString(), [18_000, 20_000]],
+    ['an RFC 850 date', () => rfc850(inSeconds(20)), [18_000, 20_000]],
+    ['an asctime date (GMT)', () => asctime(inSeconds(20)), [18_000, 20_000]],
+    ['a date in the past', () => 'Sun, 06 Nov 1994 08:49:37 GMT', 500],
+    ['hexadecimal', () => '0x0A', 500],
+    ['an exponent', () => '1e1', 500],
+    ['a fraction', () => '2.5', 500],
+    ['a negative number', () => '-1', 500],
+    ['a word', () => 'soon', 500],
+    ['an ISO date (not an HTTP date)', () => inSeconds(20).toISOString(), 500],
+    ['a number and a unit', () => '10s', 500],
+  ])('%s', async (_, header, delay) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const value = header();
+    const h = mount(() => json({}, { status: 503, headers: { 'retry-after': value } }), { retry: 1 });
+    await vi.advanceTimersByTimeAsync(10);
+    const [[, waited]] = retries(h.diagnostics) as [[number, number]];
+    if (typeof delay == 'number') expect(waited).toBe(delay);
+    else {
+      expect(waited).toBeGreaterThan(delay[0]);
+      expect(waited).toBeLessThanOrEqual(delay[1]);
+    }
+  });
+});
+
+describe('one wait per page: while a Retry-After wait runs, every embed of every copy waits for it', () => {
+  test('embeds created during the wait, by this copy or another, call nobody before it ends; the first embed waits what was said', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    vi.resetModules();
+    const other = await import('../src/index');
+    document.body.innerHTML = Array.from({ length: 5 }, (_, i) => `<div id="b${i}"></div>`).join('');
+    // The platform says "wait 5 s" to every call in its first 5 s (each answer takes 50 ms).
+    const start = Date.now();
+    const calls: number[] = [];
+    const session = async () => {
+      calls.push(Date.now() - start);
+      await new Promise((r) => setTimeout(r, 50));
+      return Date.now() - start < 5000
+        ? json({ error: 'rate_limited' }, { status: 429, headers: { 'retry-after': '5' } })
+        : json({ sessionId: freshId() });
+    };
+    const first = mount(session, { container: '#b0' });
+    // Four embeds created during the wait, at 1 s to 4 s, two of each copy.
+    for (let i = 1; i <= 4; i++) {
+      await vi.advanceTimersByTimeAsync(1000);
+      const options = { container: `#b${i}`, baseUrl: BASE, publicId: 'sales', session };
+      handles.push(i % 2 ? other.embedDashboard(options) : embedDashboard(options));
+    }
+    expect(calls).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1400);
+    // At 5,050 ms (the first answer's Retry-After, not a wait moved by latecomers) the waiting
+    // embeds and the first one's retry go, one at a time.
+    expect(calls[1]).toBe(5050);
+    for (let i = 2; i < calls.length; i++) expect(calls[i]! - calls[i - 1]!).toBeGreaterThanOrEqual(50);
+    expect(calls).toHaveLength(6);
+    expect(first.iframe).not.toBeNull();
+    expect(handles.every((h) => h.iframe)).toBe(true);
+  });
+
+  test('a later answer moves the end to what it says: never earlier, never added up', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    document.body.innerHTML = Array.from({ length: 4 }, (_, i) => `<div id="b${i}"></div>`).join('');
+    const start = Date.now();
+    const calls: number[] = [];
+    // Three calls in flight at once, answered at 50 ms (wait 5 s: until 5,050), 1,000 ms (wait 2 s:
+    // until 3,000, earlier) and 1,200 ms (wait 5 s: until 6,200, the latest word).
+    const limited = (after: number, wait: string) => {
+      let n = 0;
+      return async () => {
+        calls.push(Date.now() - start);
+        await new Promise((r) => setTimeout(r, n++ ? 50 : after));
+        return Date.now() - start < 6000 ? json({}, { status: 503, headers: { 'retry-after': wait } }) : json({ sessionId: freshId() });
+      };
+    };
+    mount(limited(50, '5'), { container: '#b0' });
+    mount(limited(1000, '2'), { container: '#b1' });
+    mount(limited(1200, '5'), { container: '#b2' });
+    await vi.advanceTimersByTimeAsync(3500);
+    const late = mount(limited(50, '5'), { container: '#b3' });
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(calls.slice(0, 3)).toEqual([0, 0, 0]);
+    const after = calls.slice(3);
+    expect(Math.min(...after)).toBeGreaterThanOrEqual(6200);
+    expect(Math.min(...after)).toBeLessThan(6300);
+    expect(late.iframe).not.toBeNull();
+  });
+});
+
+describe('the SDK owns the session download it started', () => {
+  // A body that never ends, 100 bytes every 10 ms (a route that hangs mid-answer, well within
+  // MAX_SESSION_BODY for the test's time), which counts its reads and whether it was cancelled.
+  const endless = (chunk = 100) => {
+    const body = { pulls: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull: async (c) => {
+        body.pulls++;
+        await new Promise((r) => setTimeout(r, 10));
+        c.enqueue(new Uint8Array(chunk).fill(32));
+      },
+      cancel: () => void (body.cancelled = true),
+    });
+    return Object.assign(body, { response: () => new Response(stream, { status: 200 }) });
+  };
+  // Its reads stop once cancelled.
+  const stopped = async (body: { pulls: number }) => {
+    const pulls = body.pulls;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(body.pulls).toBeLessThanOrEqual(pulls + 1);
+  };
+
+  test('at sessionTimeout: the signal it passed aborts, and the Response it was given (signal unused) is cancelled', async () => {
+    const body = endless();
+    let signal: AbortSignal | undefined;
+    const h = mount((context) => ((signal = context.signal), body.response()), { sessionTimeout: 100, retry: false });
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    expect(h.error).toMatchObject({ code: 'session', message: expect.stringContaining('did not answer within 100 ms') });
+    expect(signal!.aborted).toBe(true);
+    await vi.waitFor(() => expect(body.cancelled).toBe(true));
+    await stopped(body);
+  });
+
+  test('destroy and a newer attempt (reload) cancel the download they abandon', async () => {
+    const destroyed = endless();
+    const reloaded = endless();
+    const signals: AbortSignal[] = [];
+    const a = mount(({ signal }) => (signals.push(signal), destroyed.response()));
+    let n = 0;
+    const b = mount(({ signal }) => (signals.push(signal), n++ ? freshId() : reloaded.response()), { container: '#d' });
+    await vi.waitFor(() => expect(destroyed.pulls + reloaded.pulls).toBeGreaterThan(4));
+    a.destroy();
+    b.reload();
+    await vi.waitFor(() => expect([destroyed.cancelled, reloaded.cancelled]).toEqual([true, true]));
+    expect(signals.slice(0, 2).map((s) => s.aborted)).toEqual([true, true]);
+    await vi.waitFor(() => expect(b.iframe).not.toBeNull());
+    await stopped(destroyed);
+    await stopped(reloaded);
+  });
+
+  test('a Response that comes after its load was abandoned is cancelled at once', async () => {
+    const body = endless();
+    const h = mount(() => new Promise<Response>((r) => setTimeout(() => r(body.response()), 200)), { sessionTimeout: 50, retry: false });
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    await vi.waitFor(() => expect(body.cancelled).toBe(true));
+    expect(body.pulls).toBeLessThanOrEqual(2);
+  });
+
+  test.each<[string, () => ReadableStream]>([
+    ['one chunk past MAX_SESSION_BODY', () => new ReadableStream({ start: (c) => c.enqueue(new Uint8Array(MAX_SESSION_BODY + 1)) })],
+    ['an endless body, big chunks at once', () => new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(65536)) })],
+    ['an endless body, a byte at a time', () => new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array([32])) })],
+    ['chunks that are not bytes', () => new ReadableStream({ start: (c) => c.enqueue('{"sessionId":"x"}') })],
+  ])('%s: refused at once as a session error, not tried again, and cancelled', async (_, stream) => {
+    let cancelled = false;
+    const session = vi.fn(() => {
+      const source = stream();
+      const reader = source.getReader();
+      // (Wrapped to see the SDK's cancel.)
+      const body = new ReadableStream({
+        pull: async (c) => {
+          const { done, value } = await reader.read();
+          if (done) c.close();
+          else c.enqueue(value);
+        },
+        cancel: () => ((cancelled = true), reader.cancel()),
+      });
+      return new Response(body, { status: 200 });
+    });
+    const t0 = performance.now();
+    const h = mount(session);
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(h.error).toMatchObject({ code: 'session' });
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(cancelled).toBe(true);
+  });
+
+  test('a body of MAX_SESSION_BODY bytes is read whole', async () => {
+    const id = freshId();
+    const text = JSON.stringify({ sessionId: id });
+    const h = mount(() => new Response(text + ' '.repeat(MAX_SESSION_BODY - text.length)));
+    await settle();
+    expect(new URL(h.iframe!.src).searchParams.get('session')).toBe(id);
+  });
+
+  test('the body of a refusal is bounded too: its words are dropped, the refusal stands', async () => {
+    const h = mount(() => new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(65536)) }), { status: 403 }), {
+      retry: false,
+    });
+    await vi.waitFor(() => expect(h.getState().status).toBe('error'));
+    expect(h.error!.message).toMatch(/answered HTTP 403: it refused/);
+  });
+});
+
+describe('a session id longer than MAX_SESSION_ID is refused at once, as a session error', () => {
+  const long = () => 'x'.repeat(MAX_SESSION_ID) + freshId();
+  test.each<[string, (id: string) => Record<string, unknown>]>([
+    ['returned by the session function', (id) => ({ session: vi.fn(async () => id) })],
+    ['in a { sessionId } body', (id) => ({ session: vi.fn(() => json({ sessionId: id })) })],
+    ['as the session option', (id) => ({ session: id })],
+    ['as initialSession', (id) => ({ initialSession: id, session: vi.fn(async () => freshId()) })],
+  ])('%s', async (_, options) => {
+    const id = long();
+    const { session, ...rest } = options(id);
+    const h = mount(session as SessionSource, rest);
+    await settle();
+    expect(h.iframe).toBeNull();
+    expect(h.getState().status).toBe('error');
+    expect(h.error).toMatchObject({ code: 'session' });
+    expect(h.error!.message).toMatch(
+      new RegExp(`the session id has ${id.length} characters, more than a session id has \\(${MAX_SESSION_ID}\\)`),
+    );
+    expect(h.error!.message).not.toContain(id);
+    if (typeof session == 'function') expect(session).toHaveBeenCalledTimes(rest.initialSession ? 0 : 1);
+  });
+
+  test('an id of MAX_SESSION_ID characters is used; production says it in three words', async () => {
+    const id = freshId();
+    const h = mount(id + 'x'.repeat(MAX_SESSION_ID - id.length));
+    await settle();
+    expect(h.iframe).not.toBeNull();
+    globalThis.__DEV__ = false;
+    const refused = mount(long(), { container: '#d' });
+    await settle();
+    expect(refused.error!.message).toBe('[platform-embed] session id too long');
+  });
+});
+
+describe('the page-wide record never breaks mounting, whatever another script left in it', () => {
+  const V1 = Symbol.for('platform-embed.sessions');
+  const V2 = Symbol.for('platform-embed.sessions@2');
+  const global = globalThis as unknown as Record<symbol, unknown>;
+  let saved: (PropertyDescriptor | undefined)[] = [];
+  beforeEach(() => {
+    saved = [V1, V2].map((key) => Object.getOwnPropertyDescriptor(globalThis, key));
+    delete global[V1];
+    delete global[V2];
+  });
+  afterEach(() => {
+    [V1, V2].forEach((key, i) => {
+      delete global[key];
+      if (saved[i]) Object.defineProperty(globalThis, key, saved[i]);
+    });
+  });
+  const trap = () => {
+    throw new Error('trap');
+  };
+
+  test.each<[string, () => unknown]>([
+    ['{}', () => ({})],
+    ['an array', () => []],
+    ['a string', () => 'ids'],
+    ['0', () => 0],
+    ['a frozen object', () => Object.freeze({})],
+    ['a frozen record', () => Object.freeze({ version: 2, used: new Map(), until: 0, line: 0 })],
+    ['a Proxy that throws', () => new Proxy({}, { get: trap, set: trap, has: trap, getPrototypeOf: trap })],
+    ['a record whose Map is a Proxy', () => ({ version: 2, used: new Proxy(new Map(), {}), until: 0, line: 0 })],
+    ['a future version', () => ({ version: 3, used: new Set(), waits: [] })],
+    ['version 1 under the version-2 name', () => ({ version: 1, used: new Map() })],
+  ])('%s, under either name, read by a fresh copy: it mounts; a version-2 name it cannot use is reported', async (_, value) => {
+    for (const key of [V1, V2]) {
+      delete global[V1];
+      delete global[V2];
+      // Not writable either: the copy cannot replace it.
+      Object.defineProperty(globalThis, key, { value: value(), writable: false, configurable: true });
+      vi.resetModules();
+      const copy = await import('../src/index');
+      const diagnostics: Diagnostic[] = [];
+      const options = { container: '#c', baseUrl: BASE, publicId: 'p', onDiagnostic: (d: Diagnostic) => diagnostics.push(d) };
+      const id = freshId();
+      const h = copy.embedDashboard({ ...options, session: async () => id });
+      handles.push(h);
+      await settle();
+      expect(h.getState().status, String(key.description)).toBe('loading');
+      expect(h.iframe).not.toBeNull();
+      expect(diagnostics).toEqual(key == V2 ? [{ kind: 'page-record' }] : []);
+      // The copy's record still refuses a used id.
+      const again = copy.embedDashboard({ ...options, container: '#d', session: id, retry: false });
+      handles.push(again);
+      await settle();
+      expect(again.error).toMatchObject({ code: 'session', message: expect.stringContaining('session already used') });
+      // Messages still go through redaction without a throw.
+      deliver({ source: 'platform-embed', direction: 'event', type: `platform:event:ready`, payload: 1 }, h.iframe!.contentWindow);
+      for (const each of [h, again]) each.destroy();
+    }
+  });
+
+  test('an older copy’s record (version 1) is shared both ways, whoever came first', async () => {
+    // An older copy came first.
+    const old = new Map([['from-old', performance.now()]]);
+    global[V1] = { version: 1, used: old };
+    const h = mount('from-old', { retry: false });
+    const id = freshId();
+    const fresh = mount(id, { container: '#d' });
+    await settle();
+    expect(h.error?.message).toContain('session already used');
+    expect(fresh.iframe).not.toBeNull();
+    expect(old.has(id)).toBe(true);
+    // A newer copy came first: an older copy loaded later finds version 1, with the same ids.
+    delete global[V1];
+    delete global[V2];
+    vi.resetModules();
+    const copy = await import('../src/index');
+    const second = freshId();
+    handles.push(copy.embedDashboard({ container: '#e', baseUrl: BASE, publicId: 'p', session: second }));
+    await settle();
+    const record = global[V1] as { version: number; used: Map<string, number> };
+    expect(record.version).toBe(1);
+    expect(record.used.has(second)).toBe(true);
+    expect((global[V2] as { used: unknown }).used).toBe(record.used);
   });
 });

@@ -416,3 +416,80 @@ describe('attributes come from the option tables', () => {
       expect(typeof (el as unknown as Record<string, unknown>)[name]).toBe('function');
   });
 });
+
+// Issue 22: the keep-alive side of the elements.
+describe('keep-alive', () => {
+  test('an element that adopts a ready preload dispatches platform-ready once, and a state event for the state it shows', async () => {
+    const moveBefore = withMoveBefore();
+    const { preload, configureParking } = await import('@platform-embed/core');
+    try {
+      const handle = preload('dashboard', { baseUrl: TENANT, publicId: 'p1', session: vi.fn(async () => 'preloaded-1') });
+      await vi.waitFor(() => expect(handle.iframe).toBeTruthy());
+      const win = handle.iframe!.contentWindow!;
+      vi.spyOn(win, 'postMessage').mockImplementation(() => {});
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: TENANT,
+          source: win,
+          data: {
+            source: 'platform-embed',
+            direction: 'event',
+            type: 'platform:event:ready',
+            payload: READY,
+            timestamp: 5,
+            surface: 'dashboard',
+          },
+        }),
+      );
+      const events: string[] = [];
+      const el = document.createElement('platform-dashboard');
+      for (const type of ['platform-ready', 'platform-statechange'])
+        el.addEventListener(type, (e) =>
+          events.push(type == 'platform-ready' ? type : `statechange ${(e as CustomEvent<EmbedState>).detail.status}`),
+        );
+      el.setAttribute('base-url', TENANT);
+      el.setAttribute('public-id', 'p1');
+      el.setAttribute('keep-alive', '');
+      document.body.append(el);
+      await tick();
+      expect(el.handle).toBe(handle);
+      expect(events).toEqual(['platform-ready', 'statechange ready']);
+      el.remove();
+      await tick();
+    } finally {
+      configureParking({ max: 0 });
+      configureParking({ max: 3 });
+      moveBefore.restore();
+    }
+  });
+
+  test.each([true, false])(
+    'removed with keep-alive (moveBefore: %s): one statechange to idle, parked; put back, the same handle',
+    async (moves) => {
+      const moveBefore = moves ? withMoveBefore() : undefined;
+      const { configureParking, parkedCount } = await import('@platform-embed/core');
+      try {
+        let minted = 0;
+        const el = await mount(`<platform-dashboard base-url="${TENANT}" public-id="p1" keep-alive></platform-dashboard>`);
+        el.session = vi.fn(async () => `kept-${++minted}`);
+        await tick();
+        fromFrame(el, 'ready', READY);
+        const handle = el.handle;
+        const states: string[] = [];
+        el.addEventListener('platform-statechange', (e) => states.push(e.detail.status));
+        el.remove();
+        await tick();
+        expect(parkedCount()).toBe(1);
+        expect(states).toEqual(['idle']);
+        document.body.append(el);
+        await tick();
+        expect(el.handle).toBe(handle);
+        expect(parkedCount()).toBe(0);
+      } finally {
+        configureParking({ max: 0 });
+        configureParking({ max: 3 });
+        moveBefore?.restore();
+      }
+    },
+  );
+});

@@ -171,4 +171,23 @@ export const test: TestType<
   PlaywrightWorkerArgs & PlaywrightWorkerOptions & PlatformWorkerFixtures
 > = base.extend<PlatformTestFixtures, PlatformWorkerFixtures>(platformFixtures);
 
+/**
+ * Asserts that nothing of the SDK is left out of sight in `page`: no embed parked (`keepAlive`),
+ * preloaded, or set aside by a hidden component, in any copy of the SDK the page loaded (each
+ * keeps them in the slots of a `[data-platform-lot]` element). Use it after the app's sign-out,
+ * which calls `releaseEmbeds()`, to prove that nothing of the signed-out viewer can reach the
+ * next one. Retries like Playwright's web-first assertions.
+ * @example
+ * ```ts
+ * await page.getByRole('button', { name: 'Sign out' }).click();
+ * await expectNothingParked(page);
+ * ```
+ */
+export async function expectNothingParked(page: Page, options?: { timeout?: number }): Promise<void> {
+  await expect(
+    page.locator('[data-platform-lot] > *'),
+    'embeds parked, preloaded or set aside: call releaseEmbeds() when the viewer signs out',
+  ).toHaveCount(0, options);
+}
+
 export { expect };

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { StrictMode, type ComponentType, type ReactNode } from 'react';
 import { act, cleanup, render } from '@testing-library/react';
-import { afterEach, expect, test } from 'vitest';
-import { listenerCount, type EmbedHandle } from '@platform-embed/core';
+import { afterEach, expect, test, vi } from 'vitest';
+import { configureParking, listenerCount, parkedCount, preload, type EmbedHandle } from '@platform-embed/core';
 import { PlatformDashboard } from '../src/index';
 import { BASE, emit, iframes, mintSessions, payload, settle, spyPost, withMoveBefore } from '../../core/test/helpers';
 
@@ -175,6 +175,54 @@ test('a re-render changes the embed where it is: the frame is not moved (it step
     expect(iframes()).toEqual([iframe]);
     expect(post).toHaveBeenLastCalledWith(expect.objectContaining({ payload: { scheme: 'dark' } }), BASE);
   } finally {
+    restore();
+  }
+});
+
+// Issue 22, point 8: `ready` is sticky for an adopting component.
+test('a <PlatformDashboard keepAlive> that adopts a ready parked embed, or a ready preload, hears onReady once', async () => {
+  const { restore } = withMoveBefore();
+  try {
+    const first = render(<PlatformDashboard keepAlive baseUrl={BASE} publicId="sales" session={session} />);
+    await act(settle);
+    const iframe = iframes()[0]!;
+    // (jsdom gives a moved frame a new window, where Chromium's move keeps it: the SDK posts to the one it had.)
+    spyPost(iframe.contentWindow!).mockImplementation(() => {});
+    emit(iframe, 'ready', payload('ready'));
+    first.unmount();
+    await settle();
+    expect(parkedCount()).toBe(1);
+    const onReady = vi.fn();
+    const again = render(
+      <StrictMode>
+        <PlatformDashboard keepAlive baseUrl={BASE} publicId="sales" session={session} onReady={onReady} />
+      </StrictMode>,
+    );
+    await act(settle);
+    expect(onReady).toHaveBeenCalledOnce();
+    expect(onReady.mock.calls[0]![0]).toEqual(payload('ready'));
+    again.unmount();
+    await settle();
+    // A preload, ready before the route is entered (the parked one gone first).
+    configureParking({ max: 0 });
+    configureParking({ max: 3 });
+    const preloaded = preload('dashboard', { baseUrl: BASE, publicId: 'costs', session });
+    await settle();
+    spyPost(preloaded.iframe!.contentWindow!).mockImplementation(() => {});
+    emit(preloaded.iframe!, 'ready', payload('ready'));
+    const onPreloadReady = vi.fn();
+    const adopter = React.createRef<EmbedHandle<'dashboard'>>();
+    const route = render(
+      <PlatformDashboard ref={adopter} keepAlive baseUrl={BASE} publicId="costs" session={session} onReady={onPreloadReady} />,
+    );
+    await act(settle);
+    expect(adopter.current).toBe(preloaded);
+    expect(onPreloadReady).toHaveBeenCalledOnce();
+    route.unmount();
+    preloaded.destroy();
+  } finally {
+    configureParking({ max: 0 });
+    configureParking({ max: 3 });
     restore();
   }
 });

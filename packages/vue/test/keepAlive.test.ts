@@ -221,3 +221,37 @@ test.each([
   wrapper.unmount();
   first.destroy();
 });
+
+// Issue 22, point 8: `ready` is sticky for an adopting component.
+test('a <PlatformDashboard keep-alive> that adopts a ready parked embed emits ready once', async () => {
+  restore = withMoveBefore().restore;
+  const session = mintSessions();
+  const shown = ref(true);
+  const readies: unknown[] = [];
+  const wrapper = mount(
+    defineComponent({
+      setup: () => () =>
+        shown.value
+          ? h(PlatformDashboard, { keepAlive: true, baseUrl: BASE, publicId: 'sales', session, onReady: (p: unknown) => readies.push(p) })
+          : h('p', 'settings'),
+    }),
+    { attachTo: document.body },
+  );
+  mounted.push(wrapper);
+  await settle();
+  const iframe = iframes()[0]!;
+  // (jsdom gives a moved frame a new window, where Chromium's move keeps it: the SDK posts to the one it had.)
+  vi.spyOn(iframe.contentWindow!, 'postMessage').mockImplementation(() => {});
+  emit(iframe, 'ready', payload('ready'));
+  expect(readies).toHaveLength(1);
+  shown.value = false;
+  await nextTick();
+  await settle();
+  expect(parkedCount()).toBe(1);
+  shown.value = true;
+  await nextTick();
+  await settle();
+  expect(parkedCount()).toBe(0);
+  expect(readies).toEqual([payload('ready'), payload('ready')]);
+  wrapper.unmount();
+});

@@ -13,3 +13,4 @@ export {
   type FakePlatformOptions,
   type FakeWaitOptions,
 } from './installFakePlatform';
+export { expectNothingParked } from './expectNothingParked';
