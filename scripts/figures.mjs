@@ -40,6 +40,15 @@ export function measureSizes() {
   return sizes;
 }
 
+/** What one Angular component adds to a fresh app's main bundle (docs/angular-weight.json, as size.mjs reports it). */
+export function angularAppSentence({ angular, measured, addedGzip, budget }) {
+  return (
+    `In a fresh Angular ${angular} app (\`ng new --ssr\`, production), one \`<platform-embed-dashboard>\` adds ${bytes(addedGzip.dashboard)} ` +
+    `gzip to the main bundle (budget ${bytes(budget)}${addedGzip.dashboard > budget ? ', over' : ''}): the core's share ${bytes(addedGzip.core)}, ` +
+    `the binding and the Angular code it uses ${bytes(addedGzip.dashboard - addedGzip.core)} (\`scripts/angularWeight.mjs\`, ${measured}).`
+  );
+}
+
 /** The README's blocks, by name: their Markdown, rendered from the sizes and the bench results. */
 export function readmeBlocks({ sizes, results }) {
   const shown = sizes.bundles.filter((b) => b.budget !== null || EXTRA_BUNDLES.includes(b.label));
@@ -51,6 +60,7 @@ export function readmeBlocks({ sizes, results }) {
         `| ${cell(b.label)} | ${bytes(b.gzip)} | ${b.gzipDevelopment === null ? '' : bytes(b.gzipDevelopment)} | ${b.budget === null ? '' : `${bytes(b.budget)}${b.gzip > b.budget ? ' (over)' : ''}`} |`,
     ),
     '',
+    ...(sizes.angularApp ? [angularAppSentence(sizes.angularApp), ''] : []),
     `For comparison, measured the same way: ${sizes.comparison.map(({ name, kb }) => `${name} ${kb.toFixed(1)} KB`).join(', ')}.`,
   ];
   const rows = HEADLINE_ROWS.map((id) => rowOf(results, id));

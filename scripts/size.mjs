@@ -202,8 +202,16 @@ for (const entry of entries) {
     verdict,
   ]);
 }
+// What Angular weighs where it is used: the main bundle of a fresh `ng new --ssr` app, with and
+// without one <platform-embed-dashboard>. Building the app takes minutes, so it is measured by
+// scripts/angularWeight.mjs (`--record`) and read here.
+const angularWeight = resolve(root, 'docs/angular-weight.json');
+const ANGULAR_APP_BUDGET = 8000;
+/** The recorded weight in a fresh Angular app (docs/angular-weight.json), or null. */
+const angularApp = existsSync(angularWeight) ? JSON.parse(readFileSync(angularWeight, 'utf8')) : null;
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ bundles: figures, comparison: COMPARISON }, null, 2));
+  const app = angularApp && { ...angularApp, budget: ANGULAR_APP_BUDGET };
+  console.log(JSON.stringify({ bundles: figures, comparison: COMPARISON, angularApp: app }, null, 2));
   process.exit(0);
 }
 const head = ['bundle', 'min (production)', 'min+gzip (production)', 'min+gzip (development)', 'budget', ''];
@@ -214,6 +222,18 @@ for (const r of rows) console.log(line(r));
 console.log(
   `\nFor comparison (min+gzip, measured the same way): ${COMPARISON.map(({ name, kb }) => `${name} ${kb.toFixed(1)} KB`).join(', ')}.`,
 );
+
+if (angularApp) {
+  const { measured, angular, addedGzip } = angularApp;
+  const { dashboard, templates, core } = addedGzip;
+  const verdict = dashboard <= ANGULAR_APP_BUDGET ? 'ok' : 'OVER';
+  if (verdict === 'OVER') over++;
+  console.log(
+    `\nIn a fresh Angular ${angular} app (ng new --ssr, production; scripts/angularWeight.mjs, ${measured}), one <platform-embed-dashboard> adds ` +
+      `${dashboard} B gzip to the main bundle (budget ${ANGULAR_APP_BUDGET} B: ${verdict}): the core's share ${core} B, the binding and the ` +
+      `Angular code it uses ${dashboard - core} B; with a loading and an error template and an output bound, ${templates} B.`,
+  );
+}
 if (over) {
   console.log(`\n${over} bundle(s) over budget (reported, not a test failure; run with --strict to fail).`);
   if (process.argv.includes('--strict')) process.exitCode = 1;

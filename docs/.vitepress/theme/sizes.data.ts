@@ -12,10 +12,19 @@ export interface Bundle {
   budget: number | null;
 }
 
+/** What one Angular component adds to a fresh app (docs/angular-weight.json, scripts/angularWeight.mjs). */
+export interface AngularApp {
+  angular: string;
+  measured: string;
+  budget: number;
+  addedGzip: { dashboard: number; templates: number; core: number };
+}
+
 /** docs/data/sizes.json. */
 export interface Sizes {
   bundles: Bundle[];
   comparison: { name: string; kb: number }[];
+  angularApp: AngularApp | null;
 }
 
 declare const data: Sizes;

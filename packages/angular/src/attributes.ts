@@ -1,5 +1,3 @@
-import { booleanAttribute } from '@angular/core';
-
 /**
  * The transform of the flag inputs (`allowExport`, `showDashboardHeader`, `debug`, ...): a
  * static attribute is read as Angular reads boolean attributes (`allowExport` and
@@ -7,7 +5,7 @@ import { booleanAttribute } from '@angular/core';
  * unbound or `undefined` flag stays absent (the platform's default) rather than `false`.
  * @internal
  */
-export const flag = <T>(value: T | string): T | boolean => (typeof value == 'string' ? booleanAttribute(value) : value);
+export const flag = <T>(value: T | string): T | boolean => (typeof value == 'string' ? value != 'false' : value);
 
 /**
  * The transform of the inputs that are a flag or a name (`keepAlive`): a static attribute is

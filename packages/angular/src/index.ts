@@ -7,8 +7,7 @@
  */
 export * from '@platform-embed/core';
 export { PlatformApp, PlatformChat, PlatformDashboard } from './generated/components';
-export { PlatformEmbedBase } from './generated/base';
-export { PlatformEmbed } from './platformEmbed';
-export { PlatformEmbedError, PlatformEmbedLoading, type PlatformEmbedErrorContext } from './templates';
+export { ɵembed, type PlatformEmbed, type ɵEmbed } from './platformEmbed';
+export { PlatformEmbedError, PlatformEmbedLoading, ɵPlatformEmbedView, type PlatformEmbedErrorContext } from './templates';
 export type { PlatformEmbedInputs } from './types';
 export { ɵroutedEmbeds, type ɵRoutedEmbed } from './routedEmbeds';

@@ -1,19 +1,16 @@
 import {
   DestroyRef,
-  Directive,
   ElementRef,
   Injector,
   NgZone,
-  afterRenderEffect,
-  computed,
-  contentChild,
+  afterNextRender,
   inject,
-  reflectComponentType,
   signal,
-  untracked,
   type OutputEmitterRef,
   type Signal,
-  type Type,
+  type SimpleChanges,
+  type TemplateRef,
+  type WritableSignal,
 } from '@angular/core';
 import {
   EVENT_SCHEMAS,
@@ -26,9 +23,8 @@ import {
   type EventName,
   type Surface,
 } from '@platform-embed/core';
-import { PlatformEmbedBase } from './generated/base';
 import { ɵroutedEmbeds, type ɵRoutedEmbed } from './routedEmbeds';
-import { PlatformEmbedError, PlatformEmbedLoading } from './templates';
+import type { PlatformEmbedErrorContext } from './templates';
 
 /**
  * The output of an event of the catalog: `dashboard-loaded` is `dashboardLoaded`.
@@ -46,95 +42,137 @@ export const outputName = (event: EventName): string => {
  * @internal
  */
 export const TEMPLATE =
-  '@if (loadingView(); as loading) {<div style="position:absolute;inset:0"><ng-container [ngTemplateOutlet]="loading" /></div>}' +
-  '@if (errorView(); as failed) {<div role="alert" style="position:absolute;inset:0">' +
-  '<ng-container [ngTemplateOutlet]="failed.template" [ngTemplateOutletContext]="failed.context" /></div>}';
+  '@if (embed.loadingView(); as loading) {<div style="position:absolute;inset:0"><ng-template [platformEmbedView]="loading" /></div>}' +
+  '@if (embed.errorView(); as failed) {<div role="alert" style="position:absolute;inset:0">' +
+  '<ng-template [platformEmbedView]="failed" [platformEmbedViewContext]="embed.failure()" /></div>}';
+
+/**
+ * The element of every surface component is the embed's container: a block (which the iframe
+ * fills: give it a height) laid out for the templates over it; the host's own `style` wins. It
+ * is `aria-busy` while loading when a template is given, as in the other bindings.
+ * @internal
+ */
+export const HOST_STYLE = 'display:block;position:relative';
+
+/** What every surface component (`PlatformDashboard`, `PlatformChat`, `PlatformApp`) offers beyond its inputs and outputs. */
+export interface PlatformEmbed<S extends Surface> {
+  /** The embed's state: `idle` until the first render in the browser (and on the server), then `loading`, `ready`, `error` or `destroyed`. */
+  readonly state: Signal<EmbedState>;
+  /** The core's controller (actions, `update()`, `reload()`, `on()`, ...), `null` until the first render in the browser and after destroy. */
+  readonly handle: Signal<EmbedHandle<S> | null>;
+}
+
+/**
+ * What a surface component holds of its embed (its `embed` field, made by {@link ɵembed}): its
+ * state for the component's template and host, and its inputs' changes.
+ * @internal
+ */
+export interface ɵEmbed<S extends Surface> extends PlatformEmbed<S> {
+  /** The loading and the error template, given by `PlatformEmbedLoading` and `PlatformEmbedError`. */
+  readonly templates: WritableSignal<[loading?: TemplateRef<unknown>, error?: TemplateRef<PlatformEmbedErrorContext>]>;
+  /** The error template's context while failed, one per error. */
+  readonly failure: Signal<PlatformEmbedErrorContext | undefined>;
+  /** With a template, neither ready nor failed: loading, or not created yet (as in the server HTML). */
+  busy(): boolean;
+  /** The loading template while busy. */
+  loadingView(): TemplateRef<unknown> | undefined;
+  /** The error template while failed. */
+  errorView(): TemplateRef<PlatformEmbedErrorContext> | undefined;
+  /** The inputs in `changes` changed (the component's `ngOnChanges`): an update after the next render. */
+  changed(changes: SimpleChanges): void;
+}
+
+/** The embeds of the surface components by their element, for the templates inside them (src/templates.ts). */
+export const embedsByElement: WeakMap<object, ɵEmbed<Surface>> = /* @__PURE__ */ new WeakMap();
 
 /**
  * What the surface components share: the mapping of Angular's lifecycle onto the core's
  * controller, and nothing more. The controller is created after the first render in the
- * browser (never on the server), `update()`d with every input whenever one changes (the core
- * decides what a change means: an action, a reload or a swap) and destroyed with the component
- * (parked with `keepAlive`); with `keepEmbeds()` (`@platform-embed/angular/router`) it moves
- * aside before the router takes its route's view out of the document, and back when the route
- * is attached again. It runs outside Angular's zone, where Angular runs every after-render effect (its timers and
- * listeners never keep an app unstable); its events and state changes come back into the zone,
- * so templates update with zone.js as without.
+ * browser (never on the server), `update()`d with every input after any of them changes (the
+ * core decides what a change means: an action, a reload or a swap) and destroyed with the
+ * component (parked with `keepAlive`); with `keepEmbeds()` (`@platform-embed/angular/router`) it
+ * moves aside before the router takes its route's view out of the document, and back when the
+ * route is attached again. It runs outside Angular's zone, where Angular runs every after-render
+ * callback (its timers and listeners never keep an app unstable); its events and state changes
+ * come back into the zone, so templates update with zone.js as without.
+ *
+ * A function the components call (in a field initializer: an injection context), not a base
+ * class: each component (generated: src/generated) declares its inputs, outputs and host itself,
+ * so that no app ships Angular's inheritance of definitions for it.
+ * @param component the component: its inputs are the options, its outputs the events
+ * @internal
  */
-@Directive({
-  // The element of every surface component is the embed's container: a block (which the iframe
-  // fills: give it a height) laid out for the templates over it; the host's own `style` wins. It
-  // is `aria-busy` while loading when a template is given, as in the other bindings.
-  host: {
-    style: 'display:block;position:relative',
-    '[attr.data-platform-embed]': 'surface',
-    '[attr.aria-busy]': '(loadingTemplate() || errorTemplate()) && busy() || null',
-  },
-})
-export abstract class PlatformEmbed<S extends Surface> extends PlatformEmbedBase {
-  /** The embedded surface. */
-  protected abstract readonly surface: S;
-
-  private readonly binding = createBinding<S>();
-  private readonly current = signal<EmbedState>(IDLE);
-  /** The embed's state: `idle` until the first render in the browser (and on the server), then `loading`, `ready`, `error` or `destroyed`. */
-  readonly state: Signal<EmbedState> = this.current.asReadonly();
-  /** The core's controller (actions, `update()`, `reload()`, `on()`, ...), `null` until the first render in the browser and after destroy. */
-  readonly handle: Signal<EmbedHandle<S> | null> = computed(() => (this.state(), this.binding.handle));
-
-  /** @internal */
-  protected readonly loadingTemplate = contentChild(PlatformEmbedLoading);
-  /** @internal */
-  protected readonly errorTemplate = contentChild(PlatformEmbedError);
-  /** @internal Neither ready nor failed: loading, or not created yet (as in the server HTML). */
-  protected readonly busy = computed(() => !this.state().ready && !this.state().error);
-  /** @internal The loading template while busy. */
-  protected readonly loadingView = computed(() => (this.busy() ? this.loadingTemplate()?.template : undefined));
-  /**
-   * @internal The error template and its context when failed (reload() returns the core's
-   * `ready` promise, whose rejection the core already handles).
-   */
-  protected readonly errorView = computed(() => {
-    const error = this.state().error;
-    const template = this.errorTemplate()?.template;
-    return error && template && { template, context: { $implicit: error, retry: () => void this.handle()?.reload() } };
-  });
-
-  constructor() {
-    super();
-    const zone = inject(NgZone);
-    const container: HTMLElement = inject(ElementRef).nativeElement;
-    // Every input is an option (the generated ones): read them all, whatever the surface.
-    const names = reflectComponentType(this.constructor as Type<unknown>)!.inputs.map((input) => input.propName);
-    const outputs = this as unknown as Record<string, OutputEmitterRef<unknown>>;
-    // One handler option per event of the catalog, emitting its output; created once, so an
-    // update never sees new handlers.
-    const handlers: Record<string, unknown> = { onEvent: (message: unknown) => zone.run(() => outputs['event']!.emit(message)) };
-    for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
-      handlers[eventProp(event)] = (payload: unknown) => zone.run(() => outputs[outputName(event)]!.emit(payload));
-    this.binding.subscribe(() => zone.run(() => this.current.set(this.binding.getState())));
-    // The router takes a route's view out of the document (which unloads an iframe) before any
-    // hook of its components runs; @platform-embed/angular/router moves the route's embeds aside
-    // first (`away`: their element is out of the document until the route is attached again) and
-    // brings them back after the next render once attached (`back`).
-    let away = false;
-    const back = signal(0);
-    const routed: ɵRoutedEmbed = {
-      injector: inject(Injector),
-      detach: () => ((away = true), this.binding.detach()),
-      attach: () => away && back.set(back() + 1),
-    };
-    afterRenderEffect(() => {
-      const options: Record<string, unknown> = { ...handlers, surface: this.surface };
-      for (const name of names) options[name] = (this as unknown as Record<string, Signal<unknown>>)[name]!();
-      back();
-      untracked(() => {
-        if (away && !container.isConnected) return;
-        away = false;
-        ɵroutedEmbeds.add(routed);
-        this.binding.mount(container, options as EmbedBindingOptions<S>);
-      });
-    });
-    inject(DestroyRef).onDestroy(() => (ɵroutedEmbeds.delete(routed), this.binding.unmount()));
-  }
+export function ɵembed<S extends Surface>(component: object, surface: S): ɵEmbed<S> {
+  const zone = inject(NgZone);
+  const injector = inject(Injector);
+  const container: HTMLElement = inject(ElementRef).nativeElement;
+  const binding = createBinding<S>();
+  const current = signal<EmbedState>(IDLE);
+  const live = signal<EmbedHandle<S> | null>(null);
+  const failure = signal<PlatformEmbedErrorContext | undefined>(undefined);
+  const templates: ɵEmbed<S>['templates'] = signal([]);
+  // The inputs set so far (every input is an option): what a mount reads.
+  const inputs = new Set<string>();
+  const fields = component as Record<string, OutputEmitterRef<unknown> & Signal<unknown>>;
+  // One handler option per event of the catalog, emitting its output; created once, so an
+  // update never sees new handlers.
+  const handlers: Record<string, unknown> = { onEvent: (message: unknown) => zone.run(() => fields['event']!.emit(message)) };
+  for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
+    handlers[eventProp(event)] = (payload: unknown) => zone.run(() => fields[outputName(event)]!.emit(payload));
+  binding.subscribe(() =>
+    zone.run(() => {
+      const state = binding.getState();
+      if (state.error != current().error)
+        // (reload() returns the core's `ready` promise, whose rejection the core already handles.)
+        failure.set(state.error ? { $implicit: state.error, retry: () => void live()?.reload() } : undefined);
+      current.set(state);
+      live.set(binding.handle);
+    }),
+  );
+  // The router takes a route's view out of the document (which unloads an iframe) before any
+  // hook of its components runs; @platform-embed/angular/router moves the route's embeds aside
+  // first (`away`: their element is out of the document until the route is attached again) and
+  // brings them back after the next render once attached.
+  let away = false;
+  let scheduled = false;
+  let destroyed = false;
+  const mount = () => {
+    scheduled = false;
+    if (destroyed || (away && !container.isConnected)) return;
+    away = false;
+    const options: Record<string, unknown> = { ...handlers, surface };
+    for (const name of inputs) options[name] = fields[name]!();
+    ɵroutedEmbeds.add(routed);
+    binding.mount(container, options as EmbedBindingOptions<S>);
+  };
+  // Mounts after the next render, in the browser only (never on the server), outside Angular's
+  // zone; once, however many inputs change before it.
+  const schedule = () => scheduled || ((scheduled = true), afterNextRender(mount, { injector }));
+  const routed: ɵRoutedEmbed = {
+    injector,
+    detach: () => ((away = true), binding.detach()),
+    attach: () => away && schedule(),
+  };
+  schedule();
+  inject(DestroyRef).onDestroy(() => ((destroyed = true), ɵroutedEmbeds.delete(routed), binding.unmount()));
+  const state = current.asReadonly();
+  const busy = () => {
+    const [loading, failed] = templates();
+    return !!(loading || failed) && !state().ready && !state().error;
+  };
+  const embed: ɵEmbed<S> = {
+    state,
+    handle: live.asReadonly(),
+    templates,
+    failure,
+    busy,
+    loadingView: () => (busy() ? templates()[0] : undefined),
+    errorView: () => failure() && templates()[1],
+    changed(changes) {
+      for (const name in changes) inputs.add(name);
+      schedule();
+    },
+  };
+  embedsByElement.set(container, embed as ɵEmbed<Surface>);
+  return embed;
 }

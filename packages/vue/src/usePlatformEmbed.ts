@@ -46,31 +46,44 @@ export interface PlatformEmbedResult<S extends Surface> {
 }
 
 // What each <KeepAlive> calls before it deactivates a component: one call per embed inside it.
-const kept = /* @__PURE__ */ new WeakMap<ComponentInternalInstance, Set<(vnode: VNode) => void>>();
+const kept = /* @__PURE__ */ new WeakMap<ComponentInternalInstance, Set<(vnode?: VNode) => void>>();
 
 /*
  * <KeepAlive> deactivates a component by moving its DOM into a detached container before any of
  * its hooks runs, and an iframe taken out of the document unloads. Vue has no hook before that
  * move, so the `deactivate` of each enclosing <KeepAlive>'s context (what Vue's renderer calls
- * for a kept component, since Vue 3.0) is wrapped once: it first moves aside the embeds inside
+ * for a kept component, Vue 3.0 to 3.5) is wrapped once: it first moves aside the embeds inside
  * the component it deactivates, wherever they are in its tree.
+ *
+ * That is an internal no public API promises, so it is wrapped only where it has the shape we
+ * know (a function on the context, which takes the assignment), and nothing here throws: without
+ * it the embed is parked cold (onDeactivated's detach finds its frame gone: activated, it loads
+ * again with a fresh session, its state replayed), as where the browser has no moveBefore.
  */
 function beforeDeactivate(instance: ComponentInternalInstance, detach: () => void) {
-  const aside = ({ component }: VNode) => {
-    for (let node: ComponentInternalInstance | null = instance; node; node = node.parent) if (node == component) return detach();
+  const aside = (vnode?: VNode) => {
+    for (let node: ComponentInternalInstance | null = instance; node; node = node.parent) if (node == vnode?.component) return detach();
   };
   for (let parent = instance.parent; parent; parent = parent.parent)
     if ((parent.type as { __isKeepAlive?: boolean }).__isKeepAlive) {
       let embeds = kept.get(parent);
-      if (!embeds) {
-        const context = (parent as unknown as { ctx: { deactivate(vnode: VNode): unknown } }).ctx;
-        const deactivate = context.deactivate;
-        const all = (embeds = new Set());
-        context.deactivate = (vnode) => (all.forEach((call) => call(vnode)), deactivate(vnode));
-        kept.set(parent, embeds);
+      if (!embeds)
+        try {
+          const context = (parent as unknown as { ctx: { deactivate: unknown } }).ctx;
+          const deactivate = context.deactivate;
+          const all = new Set<typeof aside>();
+          // (Whatever Vue passes goes on as it is; what it returns, Vue 3.5 reads.)
+          const wrapped = (...args: unknown[]) => (
+            all.forEach((call) => call(args[0] as VNode | undefined)),
+            (deactivate as Function).apply(context, args)
+          );
+          if (typeof deactivate == 'function') context.deactivate = wrapped;
+          if (context.deactivate == wrapped) kept.set(parent, (embeds = all));
+        } catch {}
+      if (embeds) {
+        embeds.add(aside);
+        onScopeDispose(() => embeds.delete(aside));
       }
-      embeds.add(aside);
-      onScopeDispose(() => embeds!.delete(aside));
     }
 }
 
@@ -129,7 +142,7 @@ export function usePlatformEmbed<S extends Surface>(
   watch(read, apply, { flush: 'sync', immediate: true });
   onScopeDispose(binding.unmount);
   // <KeepAlive>: the embed moves aside just before the component is deactivated (see
-  // beforeDeactivate; after it, as a fallback, it would only be loaded again), and comes back
+  // beforeDeactivate; after it, the fallback, its frame is gone: it loads again), and comes back
   // into its container when activated.
   const instance = getCurrentInstance();
   if (instance) {

@@ -1,4 +1,15 @@
-import { KeepAlive, defineComponent, h, nextTick, ref, type Ref } from 'vue';
+import {
+  KeepAlive,
+  defineComponent,
+  getCurrentInstance,
+  h,
+  nextTick,
+  onMounted,
+  ref,
+  type Component,
+  type Ref,
+  type SetupContext,
+} from 'vue';
 import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, expect, test, vi } from 'vitest';
 import { configureParking, listenerCount, parkedCount, type EmbedHandle } from '@platform-embed/core';
@@ -29,8 +40,17 @@ afterEach(async () => {
 });
 
 const Other = defineComponent({ setup: () => () => h('p', 'settings') });
-/** @param nested the dashboard inside the page's own root element, as a route's page has it (else it is the page's root) */
-function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'settings'>, scheme: Ref<'light' | 'dark'>, nested = false) {
+/**
+ * @param nested the dashboard inside the page's own root element, as a route's page has it (else it is the page's root)
+ * @param keeper the <KeepAlive> (Vue's own, or one simulating another Vue: {@link keepAliveWithout})
+ */
+function app(
+  session: ReturnType<typeof mintSessions>,
+  tab: Ref<'sales' | 'settings'>,
+  scheme: Ref<'light' | 'dark'>,
+  nested = false,
+  keeper: Component = KeepAlive,
+) {
   const embed = ref<{ embed: EmbedHandle<'dashboard'> } | null>(null);
   const Sales = defineComponent({
     name: 'Sales',
@@ -39,7 +59,7 @@ function app(session: ReturnType<typeof mintSessions>, tab: Ref<'sales' | 'setti
       return nested ? h('section', [h('h1', 'Sales'), dashboard]) : dashboard;
     },
   });
-  const wrapper = mount(defineComponent({ setup: () => () => h(KeepAlive, null, [tab.value == 'sales' ? h(Sales) : h(Other)]) }), {
+  const wrapper = mount(defineComponent({ setup: () => () => h(keeper, null, [tab.value == 'sales' ? h(Sales) : h(Other)]) }), {
     attachTo: document.body,
   });
   mounted.push(wrapper);
@@ -255,3 +275,87 @@ test('a <PlatformDashboard keep-alive> that adopts a ready parked embed emits re
   expect(readies).toEqual([payload('ready'), payload('ready')]);
   wrapper.unmount();
 });
+
+/*
+ * The binding finds <KeepAlive>'s moment before the move through a Vue internal (its context's
+ * `deactivate`), which no public API promises. A Vue where it is missing or has another shape
+ * must still work: the embed is parked cold (its frame is gone with Vue's move; activated, the
+ * same handle loads again with a fresh session and its state), never an error.
+ */
+
+/** Vue's <KeepAlive>, as a Vue whose internal is missing or of another shape shows it to the components set up inside it. */
+const keepAliveWithout = (shape: (context: Record<string, unknown>) => void): Component => {
+  const impl = KeepAlive as unknown as { setup(props: object, context: SetupContext): unknown };
+  return {
+    ...(KeepAlive as object),
+    setup(props: object, context: SetupContext) {
+      const render = impl.setup(props, context);
+      const shared = (getCurrentInstance() as unknown as { ctx: Record<string, unknown> }).ctx;
+      const deactivate = shared.deactivate;
+      shape(shared);
+      // (From its mount on, Vue's renderer finds its own `deactivate` again, for the moves it makes.)
+      onMounted(() => Object.defineProperty(shared, 'deactivate', { value: deactivate, writable: true, configurable: true }));
+      return render;
+    },
+  } as Component;
+};
+
+const define = (context: Record<string, unknown>, property: PropertyDescriptor) =>
+  Object.defineProperty(context, 'deactivate', { configurable: true, ...property });
+const shapes: [string, (context: Record<string, unknown>) => void][] = [
+  ['missing', (context) => delete context.deactivate],
+  ['not a function', (context) => (context.deactivate = { deactivate: true })],
+  ['read-only (an assignment throws)', (context) => define(context, { value: context.deactivate, writable: false })],
+  ['an accessor that ignores the assignment', (context) => define(context, { get: () => () => true, set: () => {} })],
+  [
+    'a getter that throws',
+    (context) =>
+      define(context, {
+        get: () => {
+          throw new Error('internal');
+        },
+      }),
+  ],
+];
+
+test.each(shapes)(
+  "Vue's internal %s: deactivated with moveBefore, the embed is parked cold; activated, the same handle loads again with a fresh session and its state, never an error",
+  async (_, shape) => {
+    restore = withMoveBefore().restore;
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    const session = mintSessions();
+    const tab = ref<'sales' | 'settings'>('sales');
+    const scheme = ref<'light' | 'dark'>('light');
+    const { wrapper, handle } = app(session, tab, scheme, true, keepAliveWithout(shape));
+    await settle();
+    const first = handle()!;
+    const iframe = iframes()[0]!;
+    emit(iframe, 'ready', payload('ready'));
+    emit(iframe, 'navigate', { path: '/d/sales/q3' });
+    tab.value = 'settings';
+    await nextTick();
+    await settle();
+    // Vue took the frame out with the page: gone, not aside.
+    expect(iframe.isConnected).toBe(false);
+    expect(iframes()).toEqual([]);
+    scheme.value = 'dark';
+    tab.value = 'sales';
+    await nextTick();
+    await settle();
+    expect(handle()).toBe(first);
+    expect(first.getState().status).toBe('loading');
+    expect(session).toHaveBeenCalledTimes(2);
+    const again = iframes()[0]!;
+    expect(again).not.toBe(iframe);
+    expect(wrapper.element.parentElement!.querySelector('section [data-platform-embed]')!.contains(again)).toBe(true);
+    expect(new URL(again.src).searchParams.get('session')).toBe(session.id(2));
+    const post = vi.spyOn(again.contentWindow!, 'postMessage');
+    emit(again, 'ready', payload('ready'));
+    expect(first.getState().status).toBe('ready');
+    expect(post.mock.calls.map(([m]) => (m as { payload: unknown }).payload)).toEqual([{ scheme: 'dark' }, { path: '/d/sales/q3' }]);
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
+    wrapper.unmount();
+  },
+);
