@@ -13,6 +13,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'docs/api/**',
+      'docs/.vitepress/dist/**',
+      'docs/.vitepress/cache/**',
       'packages/angular/src/generated/**',
     ],
   },

@@ -19,7 +19,7 @@ const TARGETS = { list: 'a list in the page', body: '`<body>` itself' };
  * details through run.mjs's `row` and `details`, with its statistics helpers in `stats`.
  */
 export async function domWork({ context, root, quick, log, row, details, stats }) {
-  const { median, ms, spread, ratioVerdict } = stats;
+  const { median, ms, spread, ratioVerdict, round } = stats;
   const warmup = quick ? 2 : 5;
   const rounds = quick ? 6 : 21;
   let hostOrigin = '';
@@ -94,6 +94,15 @@ export async function domWork({ context, root, quick, log, row, details, stats }
       `≤ ${LIMIT}×`,
       worst,
       `the page's ${APPENDS} appends took ${verdicts.list.figure} (into a list) and ${verdicts.body.figure} (into \`<body>\`) of the same page's without the SDK, against ≤ ${LIMIT}×: a ratio over it points at a MutationObserver observing more than the watched containers' ancestors (packages/core/src/whenGone.ts).`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'into a list: SDK', value: round(median(samples.list.sdk)) },
+          { label: 'into a list: without the SDK', value: round(median(samples.list.none)) },
+          { label: 'into <body>: SDK', value: round(median(samples.body.sdk)) },
+          { label: 'into <body>: without the SDK', value: round(median(samples.body.none)) },
+        ],
+      },
     );
   } finally {
     for (const p of Object.values(pages)) await p.close();

@@ -47,7 +47,7 @@ const distinct = (xs) => [...new Set(xs)].join(' or ');
  * and details through run.mjs's `row` and `details`, with its statistics helpers in `stats`.
  */
 export async function keepAlive({ context, root, quick, log, row, details, stats }) {
-  const { median, ms, times, spread, ratioVerdict } = stats;
+  const { median, ms, times, spread, ratioVerdict, round } = stats;
   // A limit on a time, judged like a ratio: by the 95 % confidence interval of the median.
   const timeVerdict = (samples, limit) => {
     const v = ratioVerdict(samples, limit);
@@ -192,6 +192,14 @@ export async function keepAlive({ context, root, quick, log, row, details, stats
       '0 after the first, no reload, nothing left',
       sum(keepSessions) === 0 && sum(keepLoads) === 0 && firstOk && clean,
       `over ${REENTRIES} re-entries per round, \`keepAlive\` minted ${list(keepSessions)} session(s) and loaded ${list(keepLoads)} frame(s) per round (first entries: ${list(firsts(visits.keep).map((v) => `${v.sessions} session(s), ${v.loads} load(s)`))}); the iframe was kept while away after ${keptWhileAway} of ${visits.keep.length} leaves; left in the page after the rounds: ${leftovers.map(describe).join('; ')}.`,
+      {
+        unit: 'sessions',
+        bars: [
+          { label: 'keepAlive', value: sum(keepSessions) },
+          { label: 'remount', value: sum(perRound(visits.remount, 'sessions')) },
+          { label: 'hand-written', value: sum(perRound(visits.hand, 'sessions')) },
+        ],
+      },
     );
     const vKeep = timeVerdict(fm('keep'), FRAME_LIMIT);
     const vsRemount = ratioVerdict(pairRatios(visits.keep, visits.remount), 1);
@@ -204,6 +212,14 @@ export async function keepAlive({ context, root, quick, log, row, details, stats
       `≤ ${FRAME_LIMIT} ms (one frame)`,
       vKeep.verdict,
       `the median re-entry took ${ms(vKeep.m)} to the painted frame against ≤ ${FRAME_LIMIT} ms: ${overTime(vKeep, FRAME_LIMIT)} (ready itself: ${ms(median(readyMs('keep')))}, ${spread(readyMs('keep'), ms)}).`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'keepAlive', value: round(vKeep.m) },
+          { label: 'remount', value: round(median(fm('remount'))) },
+          { label: 'hand-written', value: round(median(fm('hand'))) },
+        ],
+      },
     );
 
     // ---- 12: the first entry after preload, against a cold one ---------------------------
@@ -277,6 +293,13 @@ export async function keepAlive({ context, root, quick, log, row, details, stats
       preloadOk
         ? `the median entry after a ready preload took ${ms(vPre.m)} to the painted frame against ≤ ${FRAME_LIMIT} ms: ${overTime(vPre, FRAME_LIMIT)}.`
         : `after a ready preload, the entries minted ${sum(counted('preload', 'atEnter'))} session(s), loaded ${sum(counted('preload', 'loadsAtEnter'))} frame(s) and adopted the preloaded handle ${adopted('preload')}/${pairs} times, and left up to ${preloadLeft} iframes, parked or routed embeds and parking slots once destroyed, against 0, 0, every time and 0 (painted ${vPre.figure}).`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'after a preload', value: round(vPre.m) },
+          { label: 'cold', value: round(median(paint('cold'))) },
+        ],
+      },
     );
 
     // ---- 13: keepAlive without moveBefore ------------------------------------------------
@@ -329,6 +352,14 @@ export async function keepAlive({ context, root, quick, log, row, details, stats
       `vs remount ${times(median(nmRatios))} (${spread(nmRatios, times)}); frame loads ${sum(perRound(without.visits.keep, 'loads'))}`,
       '(informational)',
       null,
+      undefined,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'keepAlive without moveBefore', value: round(median(nm('keep'))) },
+          { label: 'remount', value: round(median(nm('remount'))) },
+        ],
+      },
     );
   } finally {
     await Promise.all([host.close(), embed.close()]);

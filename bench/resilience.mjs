@@ -32,7 +32,7 @@ function shuffle(xs) {
  * details through run.mjs's `row` and `details`, with its statistics helpers in `stats`.
  */
 export async function resilience({ context, root, quick, log, row, details, stats }) {
-  const { median, ms, times, spread, ratioVerdict, overBy } = stats;
+  const { median, ms, times, spread, ratioVerdict, overBy, round } = stats;
   const minted = new Map();
   const mint = (tag) => {
     minted.set(tag, (minted.get(tag) ?? 0) + 1);
@@ -113,7 +113,7 @@ export async function resilience({ context, root, quick, log, row, details, stat
     details.push(
       '### 7. Lazy loading: sessions minted before any scroll',
       '',
-      `${EMBEDS} embeds of 640×360 px stacked on one page, viewport 720 px high: ${inView} in view, ${inMargin - inView} more within the core's ${LAZY_MARGIN} px margin. The host's session endpoint answers in ${SESSION_DELAY} ms and counts what it mints. Counted (as the endpoint is asked) once the embeds in view are ready and 2 s more, before any scroll; then the page jumps to its end (\`scrollTo\`) and the last embed must reach ready. SDK: \`loading: 'lazy'\` and \`session\` a function. Hand-written: one \`fetch\` of a session per container and an iframe with \`loading="lazy"\` (the browser defers the frame, not the session). Both mint with a \`POST\`: concurrent \`GET\`s of one URL are serialized by Chromium's HTTP cache lock, one per response time even when the response says \`no-store\` (measured here: 20 GETs of \`/session\` at 200 ms took 4.7 s for the first 12, 20 POSTs or \`fetch(url, { cache: 'no-store' })\` 1.4–2 s for all 20), which would hide the hand-written page's mints behind the lock.`,
+      `${EMBEDS} embeds of 640×360 px stacked on one page, viewport 720 px high: ${inView} in view, ${inMargin - inView} more within the core's ${LAZY_MARGIN} px margin. The host's session endpoint answers in ${SESSION_DELAY} ms and counts what it mints. Counted (as the endpoint is asked) once the embeds in view are ready and 2 s more, before any scroll; then the page jumps to its end (\`scrollTo\`) and the last embed must reach ready. SDK: \`loading: 'lazy'\` and \`session\` a function. Hand-written: one \`fetch\` of a session per container and an iframe with \`loading="lazy"\` (the browser defers the frame, not the session). Both mint with a \`POST\`: concurrent \`GET\`s of one URL are serialized by Chromium's HTTP cache lock, one per response time even when the response says \`no-store\` (checked when this benchmark was written: \`POST\`s, and \`fetch(url, { cache: 'no-store' })\`, are not serialized), which would hide the hand-written page's mints behind the lock.`,
       '',
       '| | sessions before any scroll (per round) | after jumping to the end |',
       '|---|---|---|',
@@ -132,6 +132,13 @@ export async function resilience({ context, root, quick, log, row, details, stat
       `${inView}–${inMargin} (${inView} in view + ${inMargin - inView} within ${LAZY_MARGIN} px)`,
       sdkMin >= inView && sdkMax <= inMargin,
       `the SDK minted ${counts('sdk')} sessions per round before any scroll, against ${inView} in view plus ${inMargin - inView} within the ${LAZY_MARGIN} px margin.`,
+      {
+        unit: 'sessions',
+        bars: [
+          { label: "SDK, loading: 'lazy' (most in a round)", value: sdkMax },
+          { label: 'hand-written, iframe loading="lazy" (most in a round)', value: Math.max(...lazy.hand.map((r) => r.before)) },
+        ],
+      },
     );
 
     // ---- 8: fatal error after ready -----------------------------------------------------
@@ -176,6 +183,17 @@ export async function resilience({ context, root, quick, log, row, details, stat
       '< 1500 ms, every round',
       worst < 1500,
       `${healed.length}/${fatal.sdk.length} rounds reached ready again, the slowest in ${worst === Infinity ? 'never' : ms(worst)}, against < 1500 ms with the default backoff (first retry 250–500 ms, then the ${SESSION_DELAY} ms session call and the frame load).`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'SDK: ready again', value: healed.length ? round(median(healed)) : null },
+          {
+            label: 'hand-written',
+            value: handHealed.length ? round(median(handHealed.map((r) => r.ms))) : null,
+            note: 'never: shows an error',
+          },
+        ],
+      },
     );
     row(
       '8b',
@@ -241,6 +259,15 @@ export async function resilience({ context, root, quick, log, row, details, stat
       '≤ 0.5×',
       vHand.verdict,
       `${times(vHand.m)} against ≤ 0.5×: ${overBy(vHand, 0.5)}. The floor is the iframe load alone over the hand-written load, ${times(median(ratio('frame', 'hand')))} in this run (the frame alone took ${ms(median(samples.frame))} here, against the ${SESSION_DELAY} ms the session call adds): ≤ 0.5× holds only where the frame loads within the session call's time.`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'SDK, initialSession', value: round(median(samples.initial)) },
+          { label: 'SDK, session fetched by the browser', value: round(median(samples.fetched)) },
+          { label: 'hand-written: fetch, then iframe', value: round(median(samples.hand)) },
+          { label: 'the iframe alone (session known)', value: round(median(samples.frame)) },
+        ],
+      },
     );
     row(
       '9b',
@@ -297,6 +324,13 @@ export async function resilience({ context, root, quick, log, row, details, stat
       `≤ one per Retry-After (${Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER)}), all ready after`,
       worstExtra <= Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER) && allReady,
       `the SDK added ${show('sdk', 'extra')} calls per round during the episode (target: at most one per Retry-After, ${Math.ceil(LIMITED_FOR / 1000 / RETRY_AFTER)}), and ${show('sdk', 'ready')} of ${LIMIT_EMBEDS} embeds were ready after it.`,
+      {
+        unit: 'calls',
+        bars: [
+          { label: 'SDK (worst round)', value: worstExtra },
+          { label: 'hand-written (worst round)', value: Math.max(...episodes.hand.map((e) => e.extra)) },
+        ],
+      },
     );
   } finally {
     await Promise.all([host.close(), embed.close()]);

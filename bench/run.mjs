@@ -1,9 +1,11 @@
 // Benchmarks of @platform-embed/core in headless Chromium, host and embed on two real
 // origins (127.0.0.1 and localhost: two sites, so the embed is an out-of-process frame) and
 // a third site (127.0.0.2) for the hostile frame. Every figure is a ratio or a count taken
-// side by side in this run. Prints a table and writes test-results/bench/RESULTS.md; with
-// --update (or UPDATE_RESULTS=1) it writes the committed bench/RESULTS.md instead, so that a
-// run leaves the working tree clean unless asked.
+// side by side in this run. Prints a table and writes its results as data, results.json, and
+// RESULTS.md rendered from them (bench/report.mjs), into test-results/bench/; with --update (or
+// UPDATE_RESULTS=1) it writes the committed bench/results.json and bench/RESULTS.md instead, so
+// that a run leaves the working tree clean unless asked. The documentation site's benchmark page
+// and the README's figures are drawn from the committed results.json.
 //
 //   node bench/run.mjs [--quick] [--update] [--only=dispatch,hostile,lifecycle,first-event,resilience,keepalive,domwork,size] [--candidate=<dir>]
 //   (resilience includes the rate-limited platform, row 10; keepalive is rows 11-13, keep-alive and preload; domwork is row 14, 50 embeds and the page's DOM work)
@@ -18,6 +20,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.mjs';
 import { domWork } from './domWork.mjs';
 import { keepAlive } from './keepAlive.mjs';
+import { COMMITTED, format, renderResults } from './report.mjs';
 import { resilience } from './resilience.mjs';
 import { serve } from './server.mjs';
 
@@ -25,7 +28,8 @@ const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const updateCommittedResults = args.includes('--update') || process.env.UPDATE_RESULTS === '1';
-const resultsFile = updateCommittedResults ? resolve(root, 'bench/RESULTS.md') : resolve(root, 'test-results/bench/RESULTS.md');
+const resultsFile = updateCommittedResults ? COMMITTED.markdown : resolve(root, 'test-results/bench/RESULTS.md');
+const resultsData = updateCommittedResults ? COMMITTED.json : resolve(root, 'test-results/bench/results.json');
 const only = args
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
@@ -57,6 +61,8 @@ const median = (xs) => {
 };
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const ms = (x) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
+// A figure as it is printed, as a number for the charts (`ms(x)` → `round(x)`).
+const round = (x) => Number(x.toFixed(x < 10 ? 2 : 1));
 const times = (x) => `${x.toFixed(3)}×`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const spread = (xs, fmt) => `${fmt(range(xs)[0])}–${fmt(range(xs)[1])}`;
@@ -119,11 +125,13 @@ const explanations = [];
 
 // `ok` is a boolean or a verdict from ratioVerdict(); anything but met is listed with its explanation.
 // `null`: an informational row, without a target, verdict or miss.
-function row(id, name, result, baseline, figure, target, ok, miss) {
+// `chart` (optional): the row's figures as numbers, for the documentation site's charts:
+// `{ unit, scale?: 'log', bars: [{ label, value, note? }] }`, `value` null for "never".
+function row(id, name, result, baseline, figure, target, ok, miss, chart) {
   let verdict = ok ? 'met' : 'MISSED';
   if (typeof ok == 'string') verdict = ok;
   if (ok === null) verdict = '';
-  rows.push({ id, name, result, baseline, figure, target, verdict });
+  rows.push({ id: String(id), name, result, baseline, figure, target, verdict, ...(chart && { chart }) });
   if (verdict && verdict != 'met') misses.push(`**${id}. ${name}**, ${verdict}: ${miss}`);
 }
 const overBy = (v, limit) =>
@@ -211,6 +219,14 @@ try {
       '≤ 1.15×',
       v1.verdict,
       `${times(r1)} wall against ≤ 1.15×: ${overBy(v1, 1.15)}. Host CPU says more: ${times(c1)} bare, ${perEvent(extraCpu)} more per event. A hand-written listener that checks source and origin and reads \`event.data\` already adds ${perEvent(readCpu)} per event (wall ${times(rHand)}, CPU ${times(cHand)} bare): that is the browser deserializing the data on first access, which no host that acts on a message avoids, and it alone is ${readCpu / med('bare', 'cpu') > 0.15 ? 'more than' : 'within'} the 15 % allowance of host CPU. The remaining ${perEvent(extraCpu - readCpu)} per event (SDK/hand-written CPU ${times(median(ratios('sdk1', 'hand', 'cpu')))}) is the SDK's own work: routing by \`event.source\`, envelope and payload validation (\`parseMessage\`), handler dispatch (\`emit\`).`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'SDK', value: round(med('sdk1')) },
+          { label: 'hand-written listener', value: round(med('hand')) },
+          { label: 'bare listener (reads nothing)', value: round(med('bare')) },
+        ],
+      },
     );
     const r2 = median(ratios('sdkN', 'sdk1'));
     const c2 = median(ratios('sdkN', 'sdk1', 'cpu'));
@@ -224,6 +240,14 @@ try {
       '≤ 1.05×',
       v2.verdict,
       `${times(r2)} wall against ≤ 1.05×: ${overBy(v2, 1.05)} (host CPU ${times(c2)}). Routing is one Map lookup by \`event.source\` (packages/core/src/listener.ts), independent of the number of embeds. Control without the SDK: a bare listener on a page with ${CONFIG.embeds} iframes vs 1 iframe is ${times(median(ratios('bareN', 'bare')))} wall, ${times(median(ratios('bareN', 'bare', 'cpu')))} host CPU; what the SDK adds with ${CONFIG.embeds} embeds beyond that page cost is ${times(r2 / median(ratios('bareN', 'bare')))} wall, ${times(c2 / median(ratios('bareN', 'bare', 'cpu')))} CPU.`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: `SDK, ${CONFIG.embeds} embeds`, value: round(med('sdkN')) },
+          { label: 'SDK, 1 embed', value: round(med('sdk1')) },
+          { label: `bare listener, ${CONFIG.embeds} iframes`, value: round(med('bareN')) },
+        ],
+      },
     );
     row(
       '1b',
@@ -303,6 +327,15 @@ try {
       "≤ the no-SDK page's stall × 1.25 + 5 ms",
       worst <= allowed,
       `the longest stall was ${ms(worst)} against ${ms(allowed)} (the control page without any SDK stalled up to ${ms(worstNone)}, per round ${samples.none.map(ms).join(', ')}; the naive reader ${ms(median(samples.naive))}, median): the SDK stalls more than the control; check that foreign sources are dropped before \`event.data\` is read.`,
+      {
+        unit: 'ms',
+        scale: 'log',
+        bars: [
+          { label: 'SDK (worst)', value: round(worst) },
+          { label: 'no SDK (worst)', value: round(worstNone) },
+          { label: 'a listener that reads event.data first (median)', value: round(median(samples.naive)) },
+        ],
+      },
     );
   }
 
@@ -350,7 +383,7 @@ try {
       `| JS heap used | ${kb(before.js)} | | ${kb(after.js)} (${growth >= 0 ? '+' : ''}${kb(growth)}) |`,
       `| embedder (DOM) heap used | ${kb(before.embedder)} | | ${kb(after.embedder)} (${growthEmbedder >= 0 ? '+' : ''}${kb(growthEmbedder)}) |`,
       '',
-      'The core remembers every session id used on the page for 10 minutes (sessions are single-use page-wide and live 5 minutes): about 150 B per mount here, all cycles running within those 10 minutes. That this record is the growth was checked once by hand: ids padded by 2,000 characters grew the heap by 2.1 MB over the cycles, and by 0.09 MB with the record forgetting every id at once.',
+      `The core remembers every session id used on the page for 10 minutes (sessions are single-use page-wide and live 5 minutes): ${Math.round((growth + growthEmbedder) / CONFIG.cycles)} B per mount here, all cycles running within those 10 minutes. That this record is the growth was checked by hand when this benchmark was written: with ids padded by 2,000 characters the growth grew with them, and it nearly vanished with the record forgetting every id at once.`,
       '',
     );
     const ok = end.iframes === 0 && end.listenerCount === 0 && leftListeners === 0 && growth + growthEmbedder < 1024 * 1024;
@@ -404,18 +437,26 @@ try {
       '≤ 1.05×',
       v5.verdict,
       `${times(r5)} against ≤ 1.05×: ${overBy(v5, 1.05)} (${ms(median(samples.sdk) - median(samples.hand))} at the median, while single loads range over ${spread([...samples.sdk, ...samples.hand], ms)}). Between the call and the iframe's navigation the SDK does a microtask hop and builds the URL, microseconds against a cross-site frame load, so a real excess would point at the frame setup (attributes, \`allow\`) rather than at JavaScript work.`,
+      {
+        unit: 'ms',
+        bars: [
+          { label: 'SDK', value: round(median(samples.sdk)) },
+          { label: 'hand-written iframe + listener', value: round(median(samples.hand)) },
+        ],
+      },
     );
   }
 
   // ---- 7-9: resilience (bench/resilience.mjs) ---------------------------------------------
   if (runs('resilience'))
-    await resilience({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, overBy } });
+    await resilience({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, overBy, round } });
 
   // ---- 11-13: keep-alive and preload (bench/keepAlive.mjs) ------------------------------
-  if (runs('keepalive')) await keepAlive({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict } });
+  if (runs('keepalive'))
+    await keepAlive({ context, root, quick, log, row, details, stats: { median, ms, times, spread, ratioVerdict, round } });
 
   // ---- 14: 50 embeds on a page, the page's DOM work (bench/domWork.mjs) --------------------
-  if (runs('domwork')) await domWork({ context, root, quick, log, row, details, stats: { median, ms, spread, ratioVerdict } });
+  if (runs('domwork')) await domWork({ context, root, quick, log, row, details, stats: { median, ms, spread, ratioVerdict, round } });
 
   // ---- 6: size ---------------------------------------------------------------------------
   if (runs('size')) {
@@ -456,20 +497,32 @@ try {
         `≤ ${budget}`,
         verdict === 'ok',
         `${gzip} min+gzip against a budget of ${budget}: over by ${over} B (${((over / parseInt(budget, 10)) * 100).toFixed(0)} %).`,
+        {
+          unit: 'B',
+          bars: [
+            { label: 'min+gzip', value: parseInt(gzip, 10) },
+            { label: 'budget', value: parseInt(budget, 10) },
+          ],
+        },
       );
     }
     details.push('### 6. Size (`node scripts/size.mjs`)', '', '```', ...table, '```', '');
     if (misses.some((m) => m.startsWith('**6.'))) {
       const c = await composition();
+      const coreFigure = parseInt(cellAt(bundleLines.find((l) => l.startsWith('core: embedDashboard')) ?? '', gzipColumn), 10);
+      if (c.gzip !== coreFigure)
+        throw new Error(
+          `the composition's bundle is ${c.gzip} B min+gzip, scripts/size.mjs's ${coreFigure} B: they must be built the same way`,
+        );
       const budgetOf = (prefix) => parseInt([...sizeBudgets].find(([label]) => label.startsWith(prefix))?.[1] ?? '', 10);
       const coreBudget = budgetOf('core: embedDashboard');
       const scriptTagBudget = budgetOf('script tag');
       details.push(
-        `Where the bytes of \`embedDashboard\` come from (bundled from \`packages/core/src\`, tree-shaken, before minification): ${c.modules.map(([id, n]) => `${id} ${((n / c.rendered) * 100).toFixed(0)} %`).join(', ')}. String literals (mostly error and diagnostic messages) are ${c.strings} B of the ${c.min} B minified; with every literal emptied the bundle would still be ${c.gzipNoStrings} B min+gzip.`,
+        `Where the bytes of \`embedDashboard\` come from (its production build bundled from \`packages/core/src\`, tree-shaken, minified): ${c.modules.map(([id, n]) => `${id} ${((n / c.rendered) * 100).toFixed(0)} %`).join(', ')}. String literals (mostly error and diagnostic messages) are ${c.strings} B of the ${c.min} B minified; with every literal emptied the bundle would still be ${c.gzipNoStrings} B min+gzip.`,
         '',
       );
       explanations.push(
-        `**Why the size budgets are missed**: the core's \`embedDashboard\` path (validated catalog, URL builder with all launch options, controller with queue, sticky actions, reload, timeout, state, diagnostics, redaction) is ${c.gzip} B min+gzip; even without any message text it is ${c.gzipNoStrings} B${c.gzipNoStrings > coreBudget ? `, over the ${coreBudget} B budget, so no wording change fixes it` : `, within the ${coreBudget} B budget, so shorter messages alone would meet it`}. The script-tag bundle contains the whole core plus the custom elements, so it misses its ${scriptTagBudget} B budget for the same reason. See the composition under Details, and the cost of each feature in [docs/size-budget.md](${relative(dirname(resultsFile), resolve(root, 'docs/size-budget.md'))}).`,
+        `**Why the size budgets are missed**: the core's \`embedDashboard\` path (validated catalog, URL builder with all launch options, controller with queue, sticky actions, reload, timeout, state, diagnostics, redaction) is ${c.gzip} B min+gzip; even without any message text it is ${c.gzipNoStrings} B${c.gzipNoStrings > coreBudget ? `, over the ${coreBudget} B budget, so no wording change fixes it` : `, within the ${coreBudget} B budget, so shorter messages alone would meet it`}. The script-tag bundle contains the whole core plus the custom elements, so it misses its ${scriptTagBudget} B budget for the same reason. See the composition under Details, and the cost of each feature in \`docs/size-budget.md\` (\`node scripts/sizeAblation.mjs\`).`,
       );
     }
   }
@@ -478,28 +531,48 @@ try {
   await Promise.all([host.close(), embed.close(), hostile.close()]);
 }
 
-// The composition of the embedDashboard bundle, from the core's sources: bytes per module and
-// the share of string literals (to tell message text from code).
+// The composition of the embedDashboard bundle in the production build. The bytes are those of
+// scripts/size.mjs's row (the built package resolved by name with the `production` condition,
+// terser, gzip 9: the same pipeline, checked against its figure), and the string literals are
+// counted in them (to tell message text from code). The share of each module comes from the
+// sources bundled the same way with `__DEV__` false (the built file is one module).
 async function composition() {
   const { rollup } = await import('rollup');
+  const { nodeResolve } = await import('@rollup/plugin-node-resolve');
   const { default: esbuild } = await import('rollup-plugin-esbuild');
   const { default: terser } = await import('@rollup/plugin-terser');
   const { gzipSync } = await import('node:zlib');
-  const src = resolve(root, 'packages/core/src');
-  const bundle = await rollup({
+  const minify = () => terser({ compress: { passes: 2 }, format: { comments: false } });
+  const entry = (code) => ({
+    name: 'entry',
+    resolveId: (id) => (id === 'entry' ? resolve(root, 'entry.mjs') : null),
+    load: (id) => (id === resolve(root, 'entry.mjs') ? code : null),
+  });
+  const production = await rollup({
     input: 'entry',
     plugins: [
+      entry(`export { embedDashboard } from '@platform-embed/core';`),
+      nodeResolve({ browser: true, exportConditions: ['production'] }),
       {
-        name: 'entry',
-        resolveId: (id) => (id === 'entry' ? id : null),
-        load: (id) => (id === 'entry' ? `export { embedDashboard } from ${JSON.stringify(resolve(src, 'index.ts'))};` : null),
+        name: 'node-env',
+        transform: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', '"production"') : null),
       },
-      esbuild({ target: 'es2022' }),
-      terser({ compress: { passes: 2 }, format: { comments: false } }),
+      minify(),
     ],
     onwarn: () => {},
   });
-  const [chunk] = (await bundle.generate({ format: 'es' })).output;
+  const [built] = (await production.generate({ format: 'es' })).output;
+  const src = resolve(root, 'packages/core/src');
+  const sources = await rollup({
+    input: 'entry',
+    plugins: [
+      entry(`export { embedDashboard } from ${JSON.stringify(resolve(src, 'index.ts'))};`),
+      esbuild({ target: 'es2022', define: { __DEV__: 'false' } }),
+      minify(),
+    ],
+    onwarn: () => {},
+  });
+  const [chunk] = (await sources.generate({ format: 'es' })).output;
   const literal = /`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g;
   const modules = Object.entries(chunk.modules)
     .filter(([, m]) => m.renderedLength)
@@ -508,10 +581,10 @@ async function composition() {
   return {
     modules,
     rendered: modules.reduce((a, [, n]) => a + n, 0),
-    min: chunk.code.length,
-    gzip: gzipSync(chunk.code, { level: 9 }).length,
-    strings: (chunk.code.match(literal) ?? []).reduce((a, x) => a + x.length, 0),
-    gzipNoStrings: gzipSync(chunk.code.replace(literal, '""'), { level: 9 }).length,
+    min: built.code.length,
+    gzip: gzipSync(built.code, { level: 9 }).length,
+    strings: (built.code.match(literal) ?? []).reduce((a, x) => a + x.length, 0),
+    gzipNoStrings: gzipSync(built.code.replace(literal, '""'), { level: 9 }).length,
   };
 }
 
@@ -528,36 +601,31 @@ log(
   misses.length ? `\n${misses.length} target(s) not met (missed or unresolved), see ${relative(root, resultsFile)}.` : '\nAll targets met.',
 );
 
-const version = browser.version();
-const md = [
-  '# Benchmark results',
-  '',
-  `Generated by \`pnpm bench\` (\`node bench/run.mjs${args.some((a) => a !== '--update') ? ' ' + args.filter((a) => a !== '--update').join(' ') : ''}\`) on ${new Date().toISOString()}. Do not edit by hand.`,
-  '',
-  `- Machine: ${cpus().length} CPUs (\`nproc\` ${execSync('nproc', { encoding: 'utf8' }).trim()}), ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM`,
-  `- Chromium ${version} (headless, ${chromiumPath()}), playwright-core ${JSON.parse(readFileSync(resolve(root, 'node_modules/playwright-core/package.json'), 'utf8')).version}, Node ${process.versions.node}`,
-  `- Origins: host \`${host.origin}\`, embed \`${embed.origin}\`, hostile \`${hostile.origin}\` (three sites: the frames run out of process)`,
-  '- Absolute times on a shared machine are noise; the targets are ratios or counts taken side by side in the same run.',
-  '',
-  '| # | benchmark | result | baseline | figure (spread) | target | verdict |',
-  '|---|---|---|---|---|---|---|',
-  ...cells.map((c) => `| ${c.join(' | ')} |`),
-  '',
-  "## Targets not met (missed, or unresolved at this run's noise level)",
-  '',
-  ...(misses.length ? [...misses, ...explanations].map((m) => `- ${m}`) : ['None.']),
-  '',
-  '## Details',
-  '',
-  ...details,
-];
-const out = resultsFile;
-mkdirSync(dirname(out), { recursive: true });
-let text = md.join('\n');
-// Formatted like every other file of the repository (prettier aligns the tables), when available.
-try {
-  const prettier = await import('prettier');
-  text = await prettier.format(text, { ...(await prettier.resolveConfig(out)), filepath: out });
-} catch {}
-writeFileSync(out, text);
-log(`Wrote ${relative(root, out)}${updateCommittedResults ? '' : ' (pnpm bench --update, or UPDATE_RESULTS=1, writes bench/RESULTS.md)'}`);
+// The results as data (the site's charts and the README's figures read them), and RESULTS.md rendered from them.
+const results = {
+  command: `node bench/run.mjs${args.some((a) => a !== '--update') ? ' ' + args.filter((a) => a !== '--update').join(' ') : ''}`,
+  generated: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    nproc: execSync('nproc', { encoding: 'utf8' }).trim(),
+    model: cpus()[0]?.model ?? 'unknown CPU',
+    memoryGB: totalmem() / 2 ** 30,
+  },
+  browser: {
+    version: browser.version(),
+    path: chromiumPath(),
+    playwrightCore: JSON.parse(readFileSync(resolve(root, 'node_modules/playwright-core/package.json'), 'utf8')).version,
+    node: process.versions.node,
+  },
+  origins: { host: host.origin, embed: embed.origin, hostile: hostile.origin },
+  rows,
+  misses,
+  explanations,
+  details,
+};
+mkdirSync(dirname(resultsFile), { recursive: true });
+writeFileSync(resultsData, await format(JSON.stringify(results, null, 2), resultsData));
+writeFileSync(resultsFile, await format(renderResults(results), resultsFile));
+log(
+  `Wrote ${relative(root, resultsData)} and ${relative(root, resultsFile)}${updateCommittedResults ? '' : ' (pnpm bench --update, or UPDATE_RESULTS=1, writes bench/results.json and bench/RESULTS.md)'}`,
+);

@@ -16,10 +16,30 @@ const root = resolve(import.meta.dirname, '..');
 type Logged = { event: string; payload: Record<string, unknown> };
 const logged = (page: Page): Promise<Logged[]> =>
   page
-    .locator('[data-testid="event-log"] li')
+    .locator('[data-testid="event-log"] li[data-event]')
     .evaluateAll((items) =>
       items.map((li) => ({ event: (li as HTMLElement).dataset.event!, payload: JSON.parse(li.textContent || '{}') })),
     );
+/** The host's own entries in its log: one per click on an action button (examples/shared/CONTRACT.md). */
+const hostActions = (page: Page) =>
+  page.locator('[data-testid="event-log"] li[data-action]').evaluateAll((items) =>
+    items.map((li) => ({
+      action: (li as HTMLElement).dataset.action!,
+      sent: (li as HTMLElement).dataset.sent!,
+      payload: JSON.parse(li.textContent || '{}'),
+    })),
+  );
+/** What each button of a demo host sends: the action and its payload as the protocol carries them, or a reload. */
+const SENT: Record<string, [string, Record<string, unknown>]> = {
+  'scheme-dark': ['set-color-scheme', { scheme: 'dark' }],
+  'scheme-light': ['set-color-scheme', { scheme: 'light' }],
+  theme: ['set-theme', { primaryColor: '#e4572e', borderRadius: 12 }],
+  locale: ['set-locale', { locale: 'es-MX' }],
+  filter: ['set-filter', { filterUrlParameter: 'f_orders.status={"value":"completed"}' }],
+  navigate: ['navigate', { path: '/widgets/revenue' }],
+  refresh: ['refresh', {}],
+  reload: ['reload', {}],
+};
 const names = async (page: Page) => (await logged(page)).map((e) => e.event);
 const last = async (page: Page, event: string) => (await logged(page)).filter((e) => e.event == event).at(-1)?.payload;
 
@@ -122,6 +142,19 @@ for (const name of ['html', 'react', 'vue'] as const) {
         mkdirSync(dirname(screenshot), { recursive: true });
         await page.screenshot({ path: screenshot });
       }
+    });
+
+    test('every button of the host adds its action to the log, beside the events', async ({ page }) => {
+      await open(page);
+      const buttons = await page.locator('[data-action]').evaluateAll((all) => all.map((b) => (b as HTMLElement).dataset.action!));
+      expect(buttons.sort()).toEqual(Object.keys(SENT).sort());
+      for (const [i, action] of Object.keys(SENT).entries()) {
+        await page.click(`[data-action="${action}"]`);
+        await expect.poll(async () => (await hostActions(page)).length).toBe(i + 1);
+        const [sent, payload] = SENT[action]!;
+        expect((await hostActions(page)).at(-1)).toEqual({ action, sent, payload });
+      }
+      await expect(page.getByTestId('status')).toHaveText('ready');
     });
 
     for (const width of [800, 1440]) {
@@ -302,6 +335,7 @@ test('pnpm demo says which port is taken and how to choose others, before buildi
   } finally {
     taken.close();
   }
+  // After the set-up check (scripts/preflight.mjs), before anything is built.
   const demoScript = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).scripts.demo as string;
-  expect(demoScript.startsWith('node examples/shared/demoPorts.mjs && ')).toBe(true);
+  expect(demoScript).toMatch(/^node scripts\/preflight\.mjs "pnpm demo" && node examples\/shared\/demoPorts\.mjs && /);
 });

@@ -14,10 +14,30 @@ import { embedFrame, mark, markOf, navigate, watchEmbedLoads, watchRenders } fro
 type Logged = { event: string; payload: Record<string, unknown> };
 const logged = (page: Page): Promise<Logged[]> =>
   page
-    .locator('[data-testid="event-log"] li')
+    .locator('[data-testid="event-log"] li[data-event]')
     .evaluateAll((items) =>
       items.map((li) => ({ event: (li as HTMLElement).dataset.event!, payload: JSON.parse(li.textContent || '{}') })),
     );
+/** The host's own entries in its log: one per click on an action button (examples/shared/CONTRACT.md). */
+const hostActions = (page: Page) =>
+  page.locator('[data-testid="event-log"] li[data-action]').evaluateAll((items) =>
+    items.map((li) => ({
+      action: (li as HTMLElement).dataset.action!,
+      sent: (li as HTMLElement).dataset.sent!,
+      payload: JSON.parse(li.textContent || '{}'),
+    })),
+  );
+/** What each button of a demo host sends: the action and its payload as the protocol carries them, or a reload. */
+const SENT: Record<string, [string, Record<string, unknown>]> = {
+  'scheme-dark': ['set-color-scheme', { scheme: 'dark' }],
+  'scheme-light': ['set-color-scheme', { scheme: 'light' }],
+  theme: ['set-theme', { primaryColor: '#e4572e', borderRadius: 12 }],
+  locale: ['set-locale', { locale: 'es-MX' }],
+  filter: ['set-filter', { filterUrlParameter: 'f_orders.status={"value":"completed"}' }],
+  navigate: ['navigate', { path: '/widgets/revenue' }],
+  refresh: ['refresh', {}],
+  reload: ['reload', {}],
+};
 const names = async (page: Page) => (await logged(page)).map((e) => e.event);
 const sessionOf = (src: string | null) => (src ? new URL(src).searchParams.get('session') : null);
 const iframeSession = async (page: Page) => sessionOf(await page.locator('#embed iframe').getAttribute('src'));
@@ -130,6 +150,14 @@ test('the declarative props change the same iframe: no reload, no new session', 
   expect((await names(page)).filter((e) => e == 'ready')).toHaveLength(1);
   expect(actions).toHaveLength(0);
   await expect(page.getByTestId('status')).toHaveText('ready');
+  // Every click is in the host's log, with what it sent.
+  expect(await hostActions(page)).toEqual(
+    ['scheme-dark', 'scheme-light', 'scheme-dark', 'theme', 'locale', 'filter', 'refresh'].map((action) => ({
+      action,
+      sent: SENT[action]![0],
+      payload: SENT[action]![1],
+    })),
+  );
 });
 
 test('no request of the page fails: its icon is served (no /favicon.ico 404)', async ({ page }) => {

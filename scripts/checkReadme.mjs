@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /*
- * README examples that cannot rot: every `ts`, `tsx` and `vue` fenced code block of the READMEs
- * (README.md and packages/*\/README.md, or the files given as arguments) is extracted and
- * type-checked with the strict settings of tsconfig.base.json, Vue blocks with `strictTemplates`:
+ * Examples that cannot rot: every `ts`, `tsx` and `vue` fenced code block of the READMEs
+ * (README.md and packages/*\/README.md) and of the documentation site's pages (docs/**\/*.md,
+ * but the guides, docs/guide/, whose blocks are the files of fresh scaffolds that their own tests
+ * build and run, and the generated API reference, docs/api/), or of the files given as
+ * arguments, is extracted and type-checked with the strict settings of tsconfig.base.json, Vue
+ * blocks with `strictTemplates`:
  *
  * - with the newest vue-tsc (the root's), every block, React's types for tsx, Vue 3.5's for vue;
  * - with the oldest vue-tsc we support (compat/vue3.3: vue-tsc 2.0.24 and Vue 3.3.13), the vue blocks;
@@ -362,13 +365,27 @@ export function checkReadmes(readmes, { preludeDir = preludes } = {}) {
   }
 }
 
+/**
+ * The Markdown files checked by default: the READMEs, and the site's pages but the guides (their
+ * scaffold tests build them) and the generated API reference.
+ */
+export function defaultFiles() {
+  const pages = readdirSync(join(root, 'docs'), { recursive: true })
+    .map((path) => `docs/${String(path).split('\\').join('/')}`)
+    .filter((path) => path.endsWith('.md') && !/^docs\/(guide|api|\.vitepress)\//.test(path))
+    .sort();
+  return [
+    join(root, 'README.md'),
+    ...PACKAGES.map((p) => join(root, 'packages', p, 'README.md')).filter((f) => existsSync(f)),
+    ...pages.map((path) => join(root, path)),
+  ];
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--preludes');
   const preludeDir = at >= 0 ? resolve(args.splice(at, 2)[1]) : preludes;
-  const readmes = args.length
-    ? args
-    : [join(root, 'README.md'), ...PACKAGES.map((p) => join(root, 'packages', p, 'README.md')).filter((f) => existsSync(f))];
+  const readmes = args.length ? args : defaultFiles();
   try {
     const { errors, summary, stale } = checkReadmes(readmes, { preludeDir });
     if (stale.length)

@@ -5,6 +5,10 @@
 // `process.env.NODE_ENV` replaced), tree-shaken to the named imports, minified with terser and
 // gzipped at level 9. Frameworks (and, for adapters, the core) are left out, as the budgets are
 // "beyond the core and the framework".
+//
+//   node scripts/size.mjs [--strict] [--json]
+//   --json prints the figures as JSON instead of the table (scripts/figures.mjs writes them into
+//   docs/data/sizes.json, which the README and the documentation site show).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -159,19 +163,36 @@ async function measure(entry, mode) {
   return Buffer.from(output[0].code);
 }
 
+/** Other embed SDKs, min+gzip, measured the same way when these budgets were set (their own builds do not change with ours). */
+const COMPARISON = [
+  { name: 'Superset SDK', kb: 3.6 },
+  { name: 'Looker', kb: 17.5 },
+  { name: 'Power BI', kb: 39.8 },
+  { name: 'ThoughtSpot', kb: 100.6 },
+];
+
 const gzip = (code) => (code ? gzipSync(code, { level: 9 }).length : null);
 const rows = [];
+const figures = [];
 let over = 0;
 for (const entry of entries) {
   const production = await measure(entry, 'production');
   const development = await measure(entry, 'development');
   if (!production) {
     rows.push([entry.label, 'not built', '', '', '', '']);
+    figures.push({ label: entry.label, notBuilt: true });
     continue;
   }
   const gz = gzip(production);
   const verdict = entry.budget ? (gz <= entry.budget ? 'ok' : 'OVER') : '';
   if (verdict === 'OVER') over++;
+  figures.push({
+    label: entry.label,
+    min: production.length,
+    gzip: gz,
+    gzipDevelopment: development ? gzip(development) : null,
+    budget: entry.budget ?? null,
+  });
   rows.push([
     entry.label,
     `${production.length} B`,
@@ -181,22 +202,29 @@ for (const entry of entries) {
     verdict,
   ]);
 }
+// What Angular weighs where it is used: the main bundle of a fresh `ng new --ssr` app, with and
+// without one <platform-embed-dashboard>. Building the app takes minutes, so it is measured by
+// scripts/angularWeight.mjs (`--record`) and read here.
+const angularWeight = resolve(root, 'docs/angular-weight.json');
+const ANGULAR_APP_BUDGET = 8000;
+/** The recorded weight in a fresh Angular app (docs/angular-weight.json), or null. */
+const angularApp = existsSync(angularWeight) ? JSON.parse(readFileSync(angularWeight, 'utf8')) : null;
+if (process.argv.includes('--json')) {
+  const app = angularApp && { ...angularApp, budget: ANGULAR_APP_BUDGET };
+  console.log(JSON.stringify({ bundles: figures, comparison: COMPARISON, angularApp: app }, null, 2));
+  process.exit(0);
+}
 const head = ['bundle', 'min (production)', 'min+gzip (production)', 'min+gzip (development)', 'budget', ''];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
 const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ');
 console.log(line(head));
 for (const r of rows) console.log(line(r));
 console.log(
-  '\nFor comparison (min+gzip, measured the same way): Superset SDK 3.6 KB, Looker 17.5 KB, Power BI 39.8 KB, ThoughtSpot 100.6 KB.',
+  `\nFor comparison (min+gzip, measured the same way): ${COMPARISON.map(({ name, kb }) => `${name} ${kb.toFixed(1)} KB`).join(', ')}.`,
 );
 
-// What Angular weighs where it is used: the main bundle of a fresh `ng new --ssr` app, with and
-// without one <platform-embed-dashboard>. Building the app takes minutes, so it is measured by
-// scripts/angularWeight.mjs (`--record`) and read here.
-const angularWeight = resolve(root, 'docs/angular-weight.json');
-const ANGULAR_APP_BUDGET = 8000;
-if (existsSync(angularWeight)) {
-  const { measured, angular, addedGzip } = JSON.parse(readFileSync(angularWeight, 'utf8'));
+if (angularApp) {
+  const { measured, angular, addedGzip } = angularApp;
   const { dashboard, templates, core } = addedGzip;
   const verdict = dashboard <= ANGULAR_APP_BUDGET ? 'ok' : 'OVER';
   if (verdict === 'OVER') over++;

@@ -7,7 +7,7 @@
 // Ports: MOCK_PORT, HTML_PORT, REACT_PORT, VUE_PORT, NEXT_PORT (see demoPorts.mjs).
 import { resolve } from 'node:path';
 import { startMockPlatform } from '@platform-embed/mock';
-import { checkDemoPorts, explainTakenPorts, readDemoPorts, usesRealTenant } from './demoPorts.mjs';
+import { checkDemoPorts, checkRealTenant, explainTakenPorts, readDemoPorts, usesRealTenant } from './demoPorts.mjs';
 import { startNextHost } from '../next/server.mjs';
 import { HOSTS, startHost } from './hostServer.mjs';
 
@@ -16,7 +16,7 @@ const env = process.env;
 const realTenant = usesRealTenant(env);
 
 // Checked again here (pnpm demo checks before building): a port may have been taken meanwhile.
-const portProblem = await checkDemoPorts(env, { realTenant });
+const portProblem = checkRealTenant(env) ?? (await checkDemoPorts(env, { realTenant }));
 if (portProblem) {
   console.error(portProblem);
   process.exit(1);
@@ -40,11 +40,6 @@ let platform;
 let mock;
 const hosts = {};
 if (realTenant) {
-  const missing = ['PLATFORM_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'].filter((k) => !env[k]);
-  if (missing.length) {
-    console.error(`To run the demo against a real tenant, also set ${missing.join(', ')}.`);
-    process.exit(1);
-  }
   platform = {
     baseUrl: env.PLATFORM_URL,
     apiKey: env.PLATFORM_API_KEY,

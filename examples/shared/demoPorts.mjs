@@ -1,6 +1,7 @@
-// The ports of `pnpm demo`, each chosen with an environment variable, and a check that they are
-// free. `pnpm demo` runs this file before it builds anything (`node examples/shared/demoPorts.mjs`),
-// so a taken port is reported at once, and demo.mjs checks again before it listens.
+// What `pnpm demo` checks before it builds anything (`node examples/shared/demoPorts.mjs`), so
+// that a mistake is reported at once rather than after the build: the real tenant's variables,
+// when one is set, and the ports, each chosen with an environment variable, free. demo.mjs checks
+// again before it listens.
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
@@ -71,8 +72,27 @@ export async function checkDemoPorts(environment, options = {}) {
 /** Whether the demo runs against a real tenant (see demo.mjs). */
 export const usesRealTenant = (environment) => Boolean(environment.PLATFORM_URL || environment.PLATFORM_API_KEY);
 
+/** The variables of a real tenant, all needed once one is set. */
+export const TENANT_VARIABLES = ['PLATFORM_URL', 'PLATFORM_API_KEY', 'PLATFORM_DEPLOYMENT_ID', 'PLATFORM_DASHBOARD_ID'];
+
+/**
+ * Against a real tenant, the message naming the variables still missing; null when all are set,
+ * or when the demo runs against the mock platform.
+ * @param {Record<string, string | undefined>} environment
+ */
+export function checkRealTenant(environment) {
+  if (!usesRealTenant(environment)) return null;
+  const missing = TENANT_VARIABLES.filter((name) => !environment[name]);
+  if (!missing.length) return null;
+  return (
+    `pnpm demo cannot start: to run the demo against a real tenant, also set ${missing.join(', ')}.\n` +
+    `  ${TENANT_VARIABLES.join(', ')}: the tenant's base URL, an API key, the deployment id and the published dashboard's public id.\n` +
+    'Without PLATFORM_URL and PLATFORM_API_KEY, the demo runs against the mock platform.'
+  );
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const problem = await checkDemoPorts(process.env, { realTenant: usesRealTenant(process.env) });
+  const problem = checkRealTenant(process.env) ?? (await checkDemoPorts(process.env, { realTenant: usesRealTenant(process.env) }));
   if (problem) {
     console.error(problem);
     process.exit(1);

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import {
   PlatformDashboard,
+  filterUrlParameter,
   type ColorScheme,
   type DashboardLaunchOptions,
   type EmbedHandle,
@@ -32,7 +33,8 @@ async function session(): Promise<{ sessionId: string }> {
   return answer;
 }
 
-type Logged = { id: number; event: string; payload: unknown };
+// The log: what the embed said (an event) and what this host asked of it (the action sent, or a reload).
+type Logged = { id: number; payload: unknown } & ({ event: string } | { action: string; sent: string });
 type Filters = DashboardLaunchOptions['filters'];
 
 const BRAND: EmbedTheme = { primaryColor: '#e4572e', borderRadius: 12 };
@@ -63,18 +65,30 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
     if (list) list.scrollTop = list.scrollHeight;
   }, [log.length]);
 
-  const actions: [string, string, () => unknown][] = [
-    ['scheme-dark', 'Dark', () => setColorScheme('dark')],
-    ['scheme-light', 'Light', () => setColorScheme('light')],
-    ['theme', 'Brand theme', () => setTheme(BRAND)],
-    ['locale', 'es-MX', () => setLocale('es-MX')],
-    ['filter', 'Filter: completed', () => setFilters(COMPLETED)],
+  // Each button: its name, its label, what it does, and what that sends (the action and its
+  // payload, or a reload). A changed prop is sent by the component as its action.
+  const actions: [string, string, () => unknown, string, object][] = [
+    ['scheme-dark', 'Dark', () => setColorScheme('dark'), 'set-color-scheme', { scheme: 'dark' }],
+    ['scheme-light', 'Light', () => setColorScheme('light'), 'set-color-scheme', { scheme: 'light' }],
+    ['theme', 'Brand theme', () => setTheme(BRAND), 'set-theme', BRAND],
+    ['locale', 'es-MX', () => setLocale('es-MX'), 'set-locale', { locale: 'es-MX' }],
+    [
+      'filter',
+      'Filter: completed',
+      () => setFilters(COMPLETED),
+      'set-filter',
+      { filterUrlParameter: filterUrlParameter('orders', 'status', { value: 'completed' }) },
+    ],
     // A button is a command: `navigate()` goes there every time, even after the viewer navigated
     // away in the embed. A `path` prop is state: it sends only when its value changes.
-    ['navigate', 'Go to revenue', () => dashboard.current?.navigate('/widgets/revenue')],
-    ['refresh', 'Refresh', () => dashboard.current?.refresh()],
-    ['reload', 'Reload (new session)', () => dashboard.current?.reload().catch(() => {})],
+    ['navigate', 'Go to revenue', () => dashboard.current?.navigate('/widgets/revenue'), 'navigate', { path: '/widgets/revenue' }],
+    ['refresh', 'Refresh', () => dashboard.current?.refresh(), 'refresh', {}],
+    ['reload', 'Reload (new session)', () => dashboard.current?.reload().catch(() => {}), 'reload', {}],
   ];
+  const act = ([action, , run, sent, payload]: (typeof actions)[number]) => {
+    run();
+    setLog((entries) => [...entries, { id: entries.length, action, sent, payload }]);
+  };
   const status = state?.status ?? 'idle';
 
   return (
@@ -125,9 +139,9 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
         <section className="panel">
           <h2>Actions</h2>
           <div className="actions">
-            {actions.map(([name, label, run]) => (
-              <button key={name} data-action={name} onClick={() => run()}>
-                {label}
+            {actions.map((entry) => (
+              <button key={entry[0]} data-action={entry[0]} onClick={() => act(entry)}>
+                {entry[1]}
               </button>
             ))}
           </div>
@@ -135,11 +149,17 @@ export function Dashboard({ baseUrl, publicId, initialSession, initialSessionErr
         <section className="panel">
           <h2>Events</h2>
           <ol className="log" data-testid="event-log" ref={logList}>
-            {log.map((entry) => (
-              <li key={entry.id} data-event={entry.event}>
-                {JSON.stringify(entry.payload)}
-              </li>
-            ))}
+            {log.map((entry) =>
+              'event' in entry ? (
+                <li key={entry.id} data-event={entry.event}>
+                  {JSON.stringify(entry.payload)}
+                </li>
+              ) : (
+                <li key={entry.id} data-action={entry.action} data-sent={entry.sent}>
+                  {JSON.stringify(entry.payload)}
+                </li>
+              ),
+            )}
           </ol>
         </section>
       </aside>

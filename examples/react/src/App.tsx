@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { usePlatformEmbed, type EmbedHandle, type EventMessage, type UnknownEventMessage } from '@platform-embed/react';
+import { filterUrlParameter, usePlatformEmbed, type EmbedHandle, type EventMessage, type UnknownEventMessage } from '@platform-embed/react';
 
 export interface DemoConfig {
   baseUrl: string;
@@ -11,7 +11,29 @@ export interface DemoConfig {
 // failure by its status and the route's message (retried for a 5xx or 429, after Retry-After).
 const mintSession = () => fetch('/api/session', { method: 'POST' });
 
-type Logged = { id: number; event: string; payload: unknown };
+// The log: what the embed said (an event) and what this host asked of it (the action sent, or a reload).
+type Logged = { id: number; payload: unknown } & ({ event: string } | { action: string; sent: string });
+
+const BRAND = { primaryColor: '#e4572e', borderRadius: 12 };
+const COMPLETED = { value: 'completed' };
+
+/** Each button: its name, its label, what it calls, and what that sends (the action and its payload, or a reload). */
+const ACTIONS: [string, string, (e: EmbedHandle<'dashboard'>) => unknown, string, object][] = [
+  ['scheme-dark', 'Dark', (e) => e.setColorScheme('dark'), 'set-color-scheme', { scheme: 'dark' }],
+  ['scheme-light', 'Light', (e) => e.setColorScheme('light'), 'set-color-scheme', { scheme: 'light' }],
+  ['theme', 'Brand theme', (e) => e.setTheme(BRAND), 'set-theme', BRAND],
+  ['locale', 'es-MX', (e) => e.setLocale('es-MX'), 'set-locale', { locale: 'es-MX' }],
+  [
+    'filter',
+    'Filter: completed',
+    (e) => e.setFilter('orders', 'status', COMPLETED),
+    'set-filter',
+    { filterUrlParameter: filterUrlParameter('orders', 'status', COMPLETED) },
+  ],
+  ['navigate', 'Go to revenue', (e) => e.navigate('/widgets/revenue'), 'navigate', { path: '/widgets/revenue' }],
+  ['refresh', 'Refresh', (e) => e.refresh(), 'refresh', {}],
+  ['reload', 'Reload (new session)', (e) => e.reload().catch(() => {}), 'reload', {}],
+];
 
 export function App({ config }: { config: DemoConfig }) {
   const box = useRef<HTMLDivElement>(null);
@@ -38,16 +60,10 @@ export function App({ config }: { config: DemoConfig }) {
     if (list) list.scrollTop = list.scrollHeight;
   }, [log.length]);
 
-  const actions: [string, string, (e: EmbedHandle<'dashboard'>) => unknown][] = [
-    ['scheme-dark', 'Dark', (e) => e.setColorScheme('dark')],
-    ['scheme-light', 'Light', (e) => e.setColorScheme('light')],
-    ['theme', 'Brand theme', (e) => e.setTheme({ primaryColor: '#e4572e', borderRadius: 12 })],
-    ['locale', 'es-MX', (e) => e.setLocale('es-MX')],
-    ['filter', 'Filter: completed', (e) => e.setFilter('orders', 'status', { value: 'completed' })],
-    ['navigate', 'Go to revenue', (e) => e.navigate('/widgets/revenue')],
-    ['refresh', 'Refresh', (e) => e.refresh()],
-    ['reload', 'Reload (new session)', (e) => e.reload().catch(() => {})],
-  ];
+  const act = (embed: EmbedHandle<'dashboard'>, [action, , run, sent, payload]: (typeof ACTIONS)[number]) => {
+    run(embed);
+    setLog((entries) => [...entries, { id: entries.length, action, sent, payload }]);
+  };
 
   return (
     <>
@@ -76,9 +92,9 @@ export function App({ config }: { config: DemoConfig }) {
           <section className="panel">
             <h2>Actions</h2>
             <div className="actions">
-              {actions.map(([name, label, run]) => (
-                <button key={name} data-action={name} onClick={() => embed && run(embed)}>
-                  {label}
+              {ACTIONS.map((entry) => (
+                <button key={entry[0]} data-action={entry[0]} onClick={() => embed && act(embed, entry)}>
+                  {entry[1]}
                 </button>
               ))}
             </div>
@@ -86,11 +102,17 @@ export function App({ config }: { config: DemoConfig }) {
           <section className="panel">
             <h2>Events</h2>
             <ol className="log" data-testid="event-log" ref={logList}>
-              {log.map((entry) => (
-                <li key={entry.id} data-event={entry.event}>
-                  {JSON.stringify(entry.payload)}
-                </li>
-              ))}
+              {log.map((entry) =>
+                'event' in entry ? (
+                  <li key={entry.id} data-event={entry.event}>
+                    {JSON.stringify(entry.payload)}
+                  </li>
+                ) : (
+                  <li key={entry.id} data-action={entry.action} data-sent={entry.sent}>
+                    {JSON.stringify(entry.payload)}
+                  </li>
+                ),
+              )}
             </ol>
           </section>
         </aside>

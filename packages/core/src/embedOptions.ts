@@ -83,8 +83,11 @@ export interface EmbedOptionSpec {
 /** The SDK's own options, declared once. See {@link EmbedOptionSpec}. */
 export const EMBED_OPTIONS = {
   // What is embedded, and where.
-  // A new container is where the iframe moves, keeping its document (`moveBefore`), else it reloads there.
-  container: { check: 'element or CSS selector', change: (_value: unknown, idle: boolean) => (idle ? RELOAD : MOVE) },
+  container: {
+    check: 'element or CSS selector',
+    /** The iframe moves into the new container, keeping its document (`moveBefore`), else it reloads there; an idle embed starts there. */
+    change: (_value: unknown, idle: boolean) => (idle ? RELOAD : MOVE),
+  },
   // Checked where it is used, in every build (normalizeBaseUrl names the fix).
   baseUrl: { change: RETARGET, attribute: 'string' },
   publicId: {
@@ -95,9 +98,10 @@ export const EMBED_OPTIONS = {
     attribute: 'string',
   },
   deploymentId: { check: 'positive integer', always: true, surfaces: ['app'], change: RETARGET, attribute: 'string' },
-  // Where each load's single-use session comes from: a new id reloads with it, a new function is used from the next load.
+  // Where each load's single-use session comes from.
   session: {
     check: 'non-empty string|function?',
+    /** A new id reloads with it; a new function is used from the next load. */
     change: (value: unknown) => (typeof value == 'string' ? RELOAD : SWAP),
     attribute: 'string',
   },
@@ -111,10 +115,10 @@ export const EMBED_OPTIONS = {
   allow: { check: 'string?', change: RELOAD, attribute: 'string' },
   sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: RELOAD, attribute: 'string' },
   referrerPolicy: { check: 'string?', change: RELOAD, attribute: 'string' },
-  // An idle (lazy) embed that becomes eager starts at once.
   loading: {
     check: 'eager or lazy?',
     default: 'eager',
+    /** An idle (lazy) embed that becomes eager starts at once; a mounted one is not affected. */
     change: (_value: unknown, idle: boolean) => (idle ? RELOAD : SWAP),
     attribute: 'string',
   },

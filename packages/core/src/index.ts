@@ -24,6 +24,7 @@ export {
 } from './launchOptions';
 export {
   EMBED_OPTIONS,
+  MOVE,
   PRESENT,
   READY_TIMEOUT,
   RELOAD,
@@ -52,7 +53,7 @@ export {
   type SessionSource,
 } from './embedOptions';
 export { bindingOptions, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
-export { KEPT_STATE, type HostState, type KeptName } from './keptState';
+export { KEPT_STATE, type HostState, type KeptName, type KeptStateSpec } from './keptState';
 export { MAX_RETRY_AFTER, MAX_SESSION_BODY, MAX_SESSION_ID } from './sessionSource';
 export { LAZY_MARGIN } from './lazyStart';
 export { buildEmbedUrl, filterUrlParameter, redactSession, type EmbedUrlOptions } from './url';

@@ -1,3 +1,10 @@
+/**
+ * Playwright fixtures around the mock platform: `test` with a `platform` fixture (started once
+ * per worker, reset before each test) whose `embedIn(page)` drives a mock embed page by its test
+ * ids, and `expect`. `@playwright/test` is an optional peer dependency of the package.
+ *
+ * @module @platform-embed/mock/playwright
+ */
 import {
   expect,
   test as base,

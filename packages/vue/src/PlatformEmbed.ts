@@ -72,7 +72,9 @@ export type PlatformEmbedExpose<S extends Surface> = Pick<EmbedHandle<S>, Platfo
  * ```
  */
 export interface PlatformEmbedSlots {
+  /** Shown over the container while the embed loads (status `idle` or `loading`). */
   fallback?: () => VNode[];
+  /** Shown when the embed failed for good (status `error`), with the error and `retry`, which loads it again with a fresh session. */
   error?: (props: { error: EmbedError; retry: () => void }) => VNode[];
 }
 
