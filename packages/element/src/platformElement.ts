@@ -48,27 +48,31 @@ const inAttributeWords = (message: string) => message.replace(OPTION_NAME, (name
 // Every attribute of the elements.
 const KNOWN = [...READ.keys(), 'session-url'];
 
+// An attribute's value as its option (`kind` says how, see AttributeKind); an invalid one throws,
+// naming the attribute (and, in development, what it must be).
 function read(kind: AttributeKind, name: string, value: string): unknown {
-  switch (kind) {
-    case 'flagOrName':
-      return value == 'false' ? false : value == '' || value == 'true' || value;
-    case 'flag':
-      if (value == 'false') return false;
-      if (value == '' || value == 'true') return true;
-      throw invalid(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
-    case 'json':
-      try {
-        const parsed: unknown = JSON.parse(value);
-        if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
-      } catch {}
-      throw invalid(`attribute ${name} must be a JSON object (got ${JSON.stringify(value.slice(0, 40))})`);
-    case 'retry':
-    case 'number':
-      if (kind == 'retry' && value == 'false') return false;
-      if (value.trim() && +value >= 0) return +value;
-      throw invalid(`attribute ${name} must be a number of ${kind == 'retry' ? 'retries or "false"' : 'milliseconds'} (got "${value}")`);
-  }
-  return value;
+  if (kind == 'string') return value;
+  if (kind == 'json')
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
+    } catch {}
+  else if (value == 'false' && kind != 'number') return false;
+  else if (kind == 'flagOrName') return value == '' || value == 'true' || value;
+  else if (kind == 'flag') {
+    if (value == '' || value == 'true') return true;
+  } else if (value.trim() && +value >= 0) return +value;
+  throw invalid(
+    __DEV__
+      ? `attribute ${name} must be ${
+          kind == 'flag'
+            ? '"true", "false" or empty'
+            : kind == 'json'
+              ? 'a JSON object'
+              : `a number of ${kind == 'retry' ? 'retries or "false"' : 'milliseconds'}`
+        } (got ${kind == 'json' ? JSON.stringify(value.slice(0, 40)) : `"${value}"`})`
+      : name,
+  );
 }
 
 // Without a DOM (Node, server rendering) the classes still load; they are just never defined.
@@ -267,7 +271,11 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
       ? this.handle.reload(session)
       : Promise.reject(
           this.state.error ??
-            invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`),
+            invalid(
+              __DEV__
+                ? `<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`
+                : this.localName,
+            ),
         );
   }
 
