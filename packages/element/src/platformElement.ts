@@ -35,16 +35,15 @@ export type NumberAttribute = AttributesOf<'number' | 'retry'>;
 /** The plain string attributes (`session` is a literal session id, `initial-session` one minted by the server). Derived from the core's option tables. */
 export type StringAttribute = AttributesOf<'string'>;
 
-// How each attribute is read, and the option it sets, from the core's option tables.
-const READ = new Map(
-  bindingOptions().flatMap(({ name, attribute, attributeName }) => (attribute ? [[attributeName, [name, attribute]] as const] : [])),
-);
+// How each attribute is read and the option it sets, and each option's attribute (`colorScheme`
+// is `color-scheme`: the core's refusals name options, an element's user wrote attributes), from
+// the core's option tables.
+const READ = new Map<string, [name: string, kind: AttributeKind]>();
+const ATTRIBUTE = new Map<string, string>();
+for (const { name, attribute, attributeName } of bindingOptions())
+  if (attribute) (READ.set(attributeName, [name, attribute]), ATTRIBUTE.set(name, attributeName));
+const inAttributeWords = (message: string) => message.replace(/\w+/g, (word) => ATTRIBUTE.get(word) ?? word);
 const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
-// The attribute of each option whose name is another (`colorScheme` is `color-scheme`): the core's
-// refusals name options, an element's user wrote attributes.
-const ATTRIBUTES = new Map([...READ].flatMap(([attribute, [name]]) => (name != attribute ? [[name as string, attribute]] : [])));
-const OPTION_NAME = new RegExp(`\\b(${[...ATTRIBUTES.keys()].join('|')})\\b`, 'g');
-const inAttributeWords = (message: string) => message.replace(OPTION_NAME, (name) => ATTRIBUTES.get(name)!);
 // Every attribute of the elements.
 const KNOWN = [...READ.keys(), 'session-url'];
 
@@ -121,7 +120,7 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
-  static readonly observedAttributes: string[] = [...READ.keys(), 'session-url'];
+  static readonly observedAttributes: string[] = KNOWN;
 
   #binding = createBinding<S>(inAttributeWords);
   #session: SessionSource | undefined;

@@ -179,6 +179,20 @@ describe('attributes to options', () => {
     }
   });
 
+  test("production: the core's refusal, which names the option, in the markup's words", async () => {
+    globalThis.__DEV__ = false;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id=".."></platform-dashboard>`;
+      const el = document.body.firstElementChild as PlatformDashboardElement;
+      await tick();
+      expect(el.state.error!.message).toMatch(/\bpublic-id\b/);
+      expect(el.state.error!.message).not.toContain('publicId');
+    } finally {
+      globalThis.__DEV__ = true;
+    }
+  });
+
   test('fixing an invalid attribute mounts', async () => {
     document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" allow-export="yes"></platform-dashboard>`;
     const el = document.body.firstElementChild as PlatformDashboardElement;
