@@ -2,7 +2,6 @@ import {
   EVENT_PREFIX,
   EVENT_SCHEMAS,
   EmbedError,
-  ErrorCode,
   actionHelpers,
   bindingOptions,
   checkAttributes,
@@ -43,7 +42,7 @@ const ATTRIBUTE = new Map<string, string>();
 for (const { name, attribute, attributeName } of bindingOptions())
   if (attribute) (READ.set(attributeName, [name, attribute]), ATTRIBUTE.set(name, attributeName));
 const inAttributeWords = (message: string) => message.replace(/\w+/g, (word) => ATTRIBUTE.get(word) ?? word);
-const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
+const invalid = (message: string) => new EmbedError('invalid-option', message);
 // Every attribute of the elements.
 const KNOWN = [...READ.keys(), 'session-url'];
 
