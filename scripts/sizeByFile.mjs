@@ -110,42 +110,47 @@ export async function attributedScriptTag() {
       plugins: [{ name: 'core-source', resolveId: (id) => (id === '@platform-embed/core' ? join(core, 'index.ts') : null) }],
     },
     { format: 'iife', name: 'PlatformEmbed', exports: 'default' },
-    (source) => (resolve(source).startsWith(core) ? `core/${basename(source)}` : basename(source)),
+    {
+      name: (source) => (source.startsWith(core) ? `core/${basename(source)}` : basename(source)),
+      // (As packages/element/rollup.config.mjs minifies it.)
+      passes: 3,
+    },
   );
 }
 
-/** Bundles `options.input` in production and minifies it as the builds do, with each byte's `[file, line]` (or `null`). */
-async function attributed(options, output, name = (source) => basename(source)) {
-  {
-    const build = await rollup({
-      ...options,
-      plugins: [
-        ...(options.plugins ?? []),
-        devFlag('false'),
-        esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
-        terser({ compress: { passes: 2 }, format: { comments: false }, sourceMap: true }),
-      ],
-      onwarn: () => {},
+/**
+ * Bundles `options.input` in production, minifies it with terser (`passes` passes) and attributes
+ * each byte to `[file, line]` (`file` is `name` of the source's path), or `null`.
+ */
+async function attributed(options, output, { name = (source) => basename(source), passes = 2 } = {}) {
+  const build = await rollup({
+    ...options,
+    plugins: [
+      ...(options.plugins ?? []),
+      devFlag('false'),
+      esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
+      terser({ compress: { passes }, format: { comments: false }, sourceMap: true }),
+    ],
+    onwarn: () => {},
+  });
+  const { output: chunks } = await build.generate({ ...output, sourcemap: true });
+  const { code, map } = chunks[0];
+  // (Sources are relative to the output file, here the working directory.)
+  const files = map.sources.map((source) => name(resolve(source)));
+  const owners = new Array(code.length).fill(null);
+  const lines = decodeMappings(map.mappings);
+  let offset = 0;
+  code.split('\n').forEach((text, index) => {
+    const segments = lines[index] ?? [];
+    segments.forEach((segment, i) => {
+      if (segment.length === 1) return;
+      const end = i + 1 < segments.length ? segments[i + 1][0] : text.length;
+      const owner = [files[segment[1]], segment[2] + 1];
+      for (let column = segment[0]; column < end; column++) owners[offset + column] = owner;
     });
-    const { output: chunks } = await build.generate({ ...output, sourcemap: true });
-    const { code, map } = chunks[0];
-    // (Sources are relative to the output file, here the working directory.)
-    const files = map.sources.map((source) => name(resolve(source)));
-    const owners = new Array(code.length).fill(null);
-    const lines = decodeMappings(map.mappings);
-    let offset = 0;
-    code.split('\n').forEach((text, index) => {
-      const segments = lines[index] ?? [];
-      segments.forEach((segment, i) => {
-        if (segment.length === 1) return;
-        const end = i + 1 < segments.length ? segments[i + 1][0] : text.length;
-        const owner = [files[segment[1]], segment[2] + 1];
-        for (let column = segment[0]; column < end; column++) owners[offset + column] = owner;
-      });
-      offset += text.length + 1;
-    });
-    return { code, owners };
-  }
+    offset += text.length + 1;
+  });
+  return { code, owners };
 }
 
 const gzipSize = (text) => gzipSync(text, { level: 9 }).length;

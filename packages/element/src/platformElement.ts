@@ -40,7 +40,10 @@ export type StringAttribute = AttributesOf<'string'>;
 const READ = new Map<string, [name: string, kind: AttributeKind]>();
 const ATTRIBUTE = new Map<string, string>();
 for (const { name, attribute, attributeName } of bindingOptions())
-  if (attribute) (READ.set(attributeName, [name, attribute]), ATTRIBUTE.set(name, attributeName));
+  if (attribute) {
+    READ.set(attributeName, [name, attribute]);
+    ATTRIBUTE.set(name, attributeName);
+  }
 const inAttributeWords = (message: string) => message.replace(/\w+/g, (word) => ATTRIBUTE.get(word) ?? word);
 const invalid = (message: string) => new EmbedError('invalid-option', message);
 // Every attribute of the elements.
@@ -152,9 +155,10 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   ) {
     super();
     this.#binding.subscribe(() => this.#changed());
+    // A click on a retry control of the error child reloads.
     this.addEventListener('click', (event) => {
-      const retry = (event.target as Element).closest?.('[data-platform-retry]');
-      if (retry?.closest('[slot=error]')?.parentElement == this) this.reload().catch(() => {});
+      if ((event.target as Element).closest?.('[data-platform-retry]')?.closest('[slot=error]')?.parentElement == this)
+        this.reload().catch(() => {});
     });
     // A property set before the element was upgraded shadows the accessor: move it over.
     if (Object.hasOwn(this, 'session')) {
