@@ -74,11 +74,13 @@ interface Parkable {
  * so that only the same viewer's embed adopts it.
  */
 export const keepAliveName = (surface: string, options: Record<string, unknown>): string | undefined => {
-  const name =
-    options.keepAlive === true
-      ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ')
-      : options.keepAlive;
-  return name ? JSON.stringify([name, options.viewer]) : undefined;
+  const { keepAlive, viewer } = options;
+  const name = keepAlive === true ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ') : keepAlive;
+  // Only strings: as JSON an object of getters, a Map or a function is every viewer's (and a
+  // BigInt or a cycle throws). Such a viewer (refused in development) keeps nothing alive.
+  return name && typeof name == 'string' && (viewer === undefined || typeof viewer == 'string')
+    ? JSON.stringify([name, viewer])
+    : undefined;
 };
 
 /** Whether this browser moves a node without reloading it (`Element.prototype.moveBefore`). */

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createBinding, embedDashboard, releaseEmbeds, type EmbedBinding, type EmbedHandle } from '../src/index';
+import { BASE, READY, deliver, envelope, flush, freshId } from './helpers';
+
+/*
+ * What a real app's first week does to the core, found by the attack of h/attack: each case
+ * failed before its fix (see each test's name).
+ */
+
+const handles: EmbedHandle[] = [];
+const bindings: EmbedBinding[] = [];
+afterEach(() => {
+  globalThis.__DEV__ = true;
+  bindings.splice(0).forEach((b) => b.unmount());
+  handles.splice(0).forEach((h) => h.destroy());
+  releaseEmbeds();
+  document.body.replaceChildren();
+});
+const box = () => document.body.appendChild(document.createElement('div'));
+/** What `fn` threw: an EmbedError's code and message, or any other error's class; `undefined` when it returned. */
+const throwOf = (fn: () => unknown) => {
+  try {
+    const made = fn();
+    if (made) handles.push(made as EmbedHandle);
+  } catch (e) {
+    return e instanceof Error && 'code' in e ? { code: e.code, message: e.message } : { raw: String(e) };
+  }
+};
+
+/** A user object as auth libraries give them: its fields are getters of its class (JSON.stringify sees none). */
+class User {
+  readonly #id: string;
+  constructor(id: string) {
+    this.#id = id;
+  }
+  get id() {
+    return this.#id;
+  }
+}
+
+describe('viewer: only a string names a viewer', () => {
+  test.each<[string, () => unknown]>([
+    ['an object of getters (JSON "{}" for every user)', () => new User(freshId())],
+    ['a function (user.getId, not called: JSON null, as no viewer)', () => () => 'x'],
+    ['a Map', () => new Map([['id', freshId()]])],
+  ])('production, %s: another viewer’s parked embed is never adopted (was: every viewer shared one keep-alive name)', async (_, viewer) => {
+    globalThis.__DEV__ = false;
+    const mount = () => {
+      const binding = createBinding<'dashboard'>();
+      bindings.push(binding as EmbedBinding);
+      const options = { surface: 'dashboard', baseUrl: BASE, publicId: 'sales', keepAlive: true, viewer: viewer(), session: freshId };
+      return { binding, handle: binding.mount(box(), options as never) };
+    };
+    const ann = mount();
+    await flush();
+    deliver(envelope('ready', READY), ann.handle!.iframe!.contentWindow);
+    ann.binding.unmount();
+    await flush();
+    const bob = mount();
+    expect(bob.handle).not.toBeNull();
+    expect(bob.handle).not.toBe(ann.handle);
+  });
+
+  test.each<[string, () => unknown]>([
+    ['a BigInt (a Prisma id)', () => 42n],
+    ['an object with a cycle', () => ((user: Record<string, unknown>) => ((user.self = user), user))({ id: 'ann' })],
+  ])('%s: never a raw TypeError (was: "Do not know how to serialize" / "Converting circular structure")', (_, viewer) => {
+    const options = { container: box(), baseUrl: BASE, publicId: 'p', keepAlive: true, viewer: viewer() as never, session: freshId };
+    // Development: refused as the option the host wrote.
+    expect(throwOf(() => embedDashboard(options))).toEqual({ code: 'invalid-option', message: expect.stringContaining('"viewer"') });
+    // Production: no check of the viewer's type, and no keep-alive name from it: it embeds.
+    globalThis.__DEV__ = false;
+    expect(throwOf(() => embedDashboard(options))).toBeUndefined();
+    // keepAlive: a BigInt too.
+    expect(throwOf(() => embedDashboard({ ...options, viewer: undefined, keepAlive: 1n as never }))).toBeUndefined();
+  });
+});
