@@ -138,7 +138,8 @@ export function slot(width: number, height: number): HTMLElement {
     lot.setAttribute('aria-hidden', 'true');
     lot.setAttribute('inert', '');
     lot.style.cssText = 'position:fixed;left:-200vw;top:0;pointer-events:none';
-    document.body.append(lot);
+    // (No body yet: a preload from a script in <head>.)
+    (document.body ?? document.documentElement).append(lot);
   }
   if (!slots++) listenFocus(true);
   const place = document.createElement('div');

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { createBinding, embedDashboard, releaseEmbeds, type EmbedBinding, type EmbedHandle } from '../src/index';
-import { BASE, READY, deliver, envelope, flush, freshId } from './helpers';
+import { BASE, READY, deliver, envelope, flush, freshId, withMoveBefore } from './helpers';
 
 /*
  * What a real app's first week does to the core, found by the attack of h/attack: each case
@@ -73,5 +73,25 @@ describe('viewer: only a string names a viewer', () => {
     expect(throwOf(() => embedDashboard(options))).toBeUndefined();
     // keepAlive: a BigInt too.
     expect(throwOf(() => embedDashboard({ ...options, viewer: undefined, keepAlive: 1n as never }))).toBeUndefined();
+  });
+});
+
+describe('preload() from a script in <head>, before <body> exists', () => {
+  test('it preloads (was: a raw TypeError "Cannot read properties of null (reading \'append\')"); an adopter in the body takes it', async () => {
+    const { preload } = await import('../src/index');
+    const { restore } = withMoveBefore();
+    onTestFinished(restore);
+    const body = document.body;
+    body.remove();
+    let handle: EmbedHandle | undefined;
+    try {
+      expect(throwOf(() => (handle = preload('dashboard', { baseUrl: BASE, publicId: 'early', session: freshId })))).toBeUndefined();
+    } finally {
+      document.documentElement.append(body);
+    }
+    await flush();
+    expect(handle!.iframe?.isConnected).toBe(true);
+    const adopter = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'early', keepAlive: true, session: freshId });
+    expect(adopter).toBe(handle);
   });
 });
