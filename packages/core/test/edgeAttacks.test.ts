@@ -95,3 +95,51 @@ describe('preload() from a script in <head>, before <body> exists', () => {
     expect(adopter).toBe(handle);
   });
 });
+
+describe('the page-wide record: a wait no copy of the SDK could have written', () => {
+  const V2 = Symbol.for('platform-embed.sessions@2');
+  const page = globalThis as unknown as Record<symbol, unknown>;
+  afterEach(() => void delete page[V2]);
+  const waitFor = async (done: () => boolean) => {
+    for (let i = 0; i < 50 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  // (Version 2 writes `until` at most MAX_RETRY_AFTER ahead, and `line` as 0 or a Promise of its own.)
+  test.each<[string, Record<string, unknown>]>([
+    ['until Infinity', { until: Infinity, line: 0 }],
+    ['until a year ahead', { until: Date.now() + 365 * 864e5, line: 0 }],
+    ['until NaN', { until: Number.NaN, line: 0 }],
+    ['a line that never ends (a thenable)', { until: 0, line: { then() {} } }],
+    [
+      'a line that throws (a thenable)',
+      {
+        until: 0,
+        line: {
+          then: () => {
+            throw new Error('boom');
+          },
+        },
+      },
+    ],
+  ])(
+    '%s: the page-record diagnostic and a private record; the session is asked for at once (was: loading forever, or "boom" as the embed’s error)',
+    async (_, shape) => {
+      page[V2] = { version: 2, used: new Map(), ...shape };
+      const diagnostics: unknown[] = [];
+      let calls = 0;
+      const h = embedDashboard({
+        container: box(),
+        baseUrl: BASE,
+        publicId: 'p',
+        session: () => (calls++, freshId()),
+        onDiagnostic: (d) => diagnostics.push(d),
+      });
+      handles.push(h);
+      await waitFor(() => !!h.iframe);
+      expect(calls).toBe(1);
+      expect(h.getState().status).toBe('loading');
+      expect(h.iframe).not.toBeNull();
+      expect(diagnostics).toContainEqual({ kind: 'page-record' });
+    },
+  );
+});
