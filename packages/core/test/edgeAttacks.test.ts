@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { createBinding, embedDashboard, releaseEmbeds, type EmbedBinding, type EmbedHandle } from '../src/index';
 import { BASE, READY, deliver, envelope, flush, freshId, withMoveBefore } from './helpers';
 
@@ -142,4 +142,55 @@ describe('the page-wide record: a wait no copy of the SDK could have written', (
       expect(diagnostics).toContainEqual({ kind: 'page-record' });
     },
   );
+});
+
+describe('debug: a value or a logger the SDK cannot call costs no embed', () => {
+  const mountAndReady = async (debug: unknown) => {
+    const errors: unknown[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    onTestFinished(() => void process.off('unhandledRejection', onUnhandled));
+    const h = embedDashboard({
+      container: box(),
+      baseUrl: BASE,
+      publicId: 'p',
+      session: freshId,
+      debug: debug as never,
+      onError: (e) => errors.push(e),
+    });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 20));
+    // (A throw in the SDK's message listener would be an uncaught exception of the dispatch.)
+    expect(() => deliver(envelope('ready', READY), h.iframe?.contentWindow)).not.toThrow();
+    await flush();
+    return { status: h.getState().status, errors, unhandled };
+  };
+
+  test.each([
+    ['"true" (an environment variable)', 'true'],
+    ['1', 1],
+  ])(
+    'production, debug %s: the embed is ready, logging to console.debug (was: error "... is not a function", unhandled rejections)',
+    async (_, debug) => {
+      globalThis.__DEV__ = false;
+      const logged = vi.spyOn(console, 'debug').mockImplementation(() => {});
+      onTestFinished(() => logged.mockRestore());
+      expect(await mountAndReady(debug)).toEqual({ status: 'ready', errors: [], unhandled: [] });
+      expect(logged).toHaveBeenCalledWith('[platform-embed]', 'mount', expect.any(String));
+    },
+  );
+
+  test('a debug logger that throws: the embed is ready, the throw written to the console (was: the embed in error, its listener throwing)', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    onTestFinished(() => consoleError.mockRestore());
+    const oops = new Error('logger is not ready');
+    expect(
+      await mountAndReady(() => {
+        throw oops;
+      }),
+    ).toEqual({ status: 'ready', errors: [], unhandled: [] });
+    expect(consoleError).toHaveBeenCalledWith('[platform-embed] handler threw', oops);
+  });
 });
