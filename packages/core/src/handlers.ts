@@ -32,9 +32,14 @@ export const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...PROPS.values()
 export function createHandlers(options: () => AnyOptions) {
   // The current load's `ready` message, for late `ready` handlers.
   let readyMessage: EventMessage<'ready'> | undefined;
+  // (Any other truthy `debug`, such as an environment variable's "true", logs too; a logger that throws is the host's bug.)
   const log = (...args: unknown[]) => {
     const { debug } = options();
-    if (debug) (debug === true ? console.debug.bind(console, '[platform-embed]') : debug)(...args);
+    try {
+      if (debug) (typeof debug == 'function' ? debug : console.debug.bind(console, '[platform-embed]'))(...args);
+    } catch (error) {
+      console.error('[platform-embed] handler threw', error);
+    }
   };
   const diagnose = (diagnostic: Diagnostic) => {
     log(diagnostic.kind, diagnostic);

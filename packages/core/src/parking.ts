@@ -74,11 +74,13 @@ interface Parkable {
  * so that only the same viewer's embed adopts it.
  */
 export const keepAliveName = (surface: string, options: Record<string, unknown>): string | undefined => {
-  const name =
-    options.keepAlive === true
-      ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ')
-      : options.keepAlive;
-  return name ? JSON.stringify([name, options.viewer]) : undefined;
+  const { keepAlive, viewer } = options;
+  const name = keepAlive === true ? [surface, toOrigin(options.baseUrl), options.publicId ?? options.deploymentId].join(' ') : keepAlive;
+  // Only strings: as JSON an object of getters, a Map or a function is every viewer's (and a
+  // BigInt or a cycle throws). Such a viewer (refused in development) keeps nothing alive.
+  return name && typeof name == 'string' && (viewer === undefined || typeof viewer == 'string')
+    ? JSON.stringify([name, viewer])
+    : undefined;
 };
 
 /** Whether this browser moves a node without reloading it (`Element.prototype.moveBefore`). */
@@ -136,7 +138,8 @@ export function slot(width: number, height: number): HTMLElement {
     lot.setAttribute('aria-hidden', 'true');
     lot.setAttribute('inert', '');
     lot.style.cssText = 'position:fixed;left:-200vw;top:0;pointer-events:none';
-    document.body.append(lot);
+    // (No body yet: a preload from a script in <head>.)
+    (document.body ?? document.documentElement).append(lot);
   }
   if (!slots++) listenFocus(true);
   const place = document.createElement('div');

@@ -56,10 +56,18 @@ export function pageRecord(report?: (diagnostic: Diagnostic) => void): PageRecor
   const page = globalThis as unknown as Page;
   try {
     const record = (page[V2] ??= created(v1Ids(page))) as PageRecord;
-    // Read, and written back: a frozen record, a Proxy that throws or another shape fails here.
-    // (`line` is read through Promise.resolve, whatever it holds.)
-    // eslint-disable-next-line no-self-assign -- the write is the probe
-    if (record.version === 2 && record.used instanceof Map && record.used.size >= 0 && typeof (record.until = record.until) == 'number')
+    // Read, and written back: a frozen record, a Proxy that throws or another shape fails here;
+    // so does a wait no copy writes (NaN, or more than MAX_RETRY_AFTER ahead) or a `line` that is
+    // not a Promise (a thenable may never settle, or throw).
+    if (
+      record.version === 2 &&
+      record.used instanceof Map &&
+      record.used.size >= 0 &&
+      // eslint-disable-next-line no-self-assign -- the write is the probe
+      typeof (record.until = record.until) == 'number' &&
+      record.until - Date.now() <= 6e4 &&
+      (record.line === 0 || record.line instanceof Promise)
+    )
       return record;
   } catch {}
   report?.({ kind: 'page-record' });

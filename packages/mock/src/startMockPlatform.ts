@@ -80,6 +80,7 @@ export interface MockPlatform {
   /**
    * Makes generate-session refuse calls as a platform under load does, before it looks at the
    * key or the body: `429` (or `503`) with `Retry-After`. `throttle(false)` ends it.
+   * @throws {MockPlatformError} `invalid-option` for a value it cannot use (naming it); the throttle in force stays.
    * @example
    * ```ts
    * platform.throttle({ retryAfter: 30, times: 1 }); // the next call answers 429 with Retry-After: 30
@@ -101,6 +102,21 @@ const MAX_BODY = 1 << 20;
 function coreModulePath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@platform-embed/core/package.json')), 'dist/index.mjs');
+}
+
+/** Refuses a throttle the mock cannot answer as a platform under load would (a test written in plain JavaScript may pass anything). */
+function checkThrottle(next: unknown): asserts next is MockThrottle | false {
+  const refuse = (message: string) => {
+    throw new MockPlatformError(MockPlatformErrorCodes.InvalidOption, `throttle: ${message}`);
+  };
+  if (next === false) return;
+  if (typeof next !== 'object' || next === null) refuse(`pass false to end it, or { status, retryAfter, times } (got ${String(next)})`);
+  const { status, retryAfter, times } = next as Record<string, unknown>;
+  if (status !== undefined && status !== 429 && status !== 503) refuse(`status must be 429 or 503 (got ${JSON.stringify(status)})`);
+  if (retryAfter !== undefined && retryAfter !== null && typeof retryAfter !== 'number' && typeof retryAfter !== 'string')
+    refuse(`retryAfter must be a number of seconds, a string or null (got ${typeof retryAfter})`);
+  if (times !== undefined && !(typeof times === 'number' && Number.isInteger(times)))
+    refuse(`times must be a whole number of calls (got ${String(times)})`);
 }
 
 /** A host origin by the SDK's one origin rule (https, or http on loopback). */
@@ -333,6 +349,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     },
     catalog: (embedTenant) => state.catalog(embedTenant),
     throttle(next) {
+      checkThrottle(next);
       const refusesNone = next === false || (next.times !== undefined && !(next.times > 0));
       throttle = refusesNone ? undefined : { ...next };
     },

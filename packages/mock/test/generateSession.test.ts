@@ -291,3 +291,23 @@ describe('throttle: a platform under load', () => {
     expect((await post(p, ext)).status).toBe(200);
   });
 });
+
+describe('throttle: a value it cannot use is refused, naming it', () => {
+  // (Was: throttle(null) threw "Cannot read properties of null"; status 200 answered 200 without a
+  // session id, with "Service unavailable" as its message; times 1.5 refused two calls.)
+  it.each<[string, unknown, RegExp]>([
+    ['null', null, /throttle: pass false to end it, or \{ status, retryAfter, times \}/],
+    ['undefined', undefined, /throttle: pass false to end it/],
+    ['status 200', { status: 200 }, /throttle: status must be 429 or 503 \(got 200\)/],
+    ['status "429"', { status: '429' }, /throttle: status must be 429 or 503 \(got "429"\)/],
+    ['times 1.5', { times: 1.5 }, /throttle: times must be a whole number of calls \(got 1.5\)/],
+    ['retryAfter an object', { retryAfter: {} }, /throttle: retryAfter must be a number of seconds, a string or null/],
+  ])('%s: a MockPlatformError (invalid-option), and the throttle in force stays', async (_, value, message) => {
+    const p = await start();
+    p.throttle({ times: 1 });
+    expect(() => p.throttle(value as never)).toThrow(message);
+    expect(() => p.throttle(value as never)).toThrow(expect.objectContaining({ code: 'invalid-option' }) as never);
+    expect((await post(p, ext)).status).toBe(429);
+    expect((await post(p, ext)).status).toBe(200);
+  });
+});

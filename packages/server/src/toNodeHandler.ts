@@ -68,13 +68,30 @@ function invalidOption(message: string): PlatformApiError {
   return new PlatformApiError(PlatformApiErrorCodes.InvalidOption, message);
 }
 
+/**
+ * The path and query of a request target. Only that: the cross-site check compares the request
+ * URL's origin with `Origin`, and a target such as `//evil.example/x` (which Node passes on as
+ * it came, and a URL resolved against a base reads as a host) or the absolute form
+ * `http://evil.example/x` would make the caller's own origin the route's.
+ */
+function targetPath(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const { pathname, search } = new URL(target);
+    return pathname + search;
+  } catch {
+    return '/';
+  }
+}
+
 /** The request as the Fetch API sees it: the URL rebuilt from the `Host` header and the socket. */
 function toRequest(req: NodeRequestLike, body: Uint8Array | string | undefined, signal: AbortSignal): Request {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) for (const single of headerValues(value)) headers.append(key, single);
   const protocol = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http';
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${headers.get('host') ?? 'localhost'}`);
+  // (Joined, not resolved: the path stays a path.)
+  const url = new URL(`${protocol}://${headers.get('host') ?? 'localhost'}${targetPath(req.originalUrl ?? req.url ?? '/')}`);
   return new Request(url, { method, headers, body: body as BodyInit | undefined, signal });
 }
 

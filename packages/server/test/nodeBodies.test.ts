@@ -264,3 +264,40 @@ describe('a body trickled by a slow client is answered 408 at bodyTimeoutMs', ()
     );
   });
 });
+
+/** The status line and body of one raw HTTP/1.1 request `head` (the connection closed after it). */
+async function rawRequest(url: string, head: string): Promise<{ statusLine: string; body: string }> {
+  const { port } = new URL(url);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(head));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+    socket.setTimeout(3000, () => socket.destroy(new Error('no answer in 3 s')));
+  });
+  return { statusLine: text.split('\r\n')[0]!, body: text.split('\r\n\r\n')[1] ?? '' };
+}
+
+describe('toNodeHandler: the request target names a path, never the origin the cross-site check compares', () => {
+  // An older browser (no Sec-Fetch-Site) on http://evil.example calls this app at
+  // http://app.example//evil.example/...: Node hands over `//evil.example/...` as req.url, which a
+  // URL parser reads as a host. Behind a TLS proxy (the app sees http) the rebuilt request's
+  // origin was then http://evil.example, the request's Origin: "same origin", a session minted.
+  test.each([
+    ['a path starting with //host (was 200: a session minted for a cross-site caller)', `//evil.example${ROUTE}`],
+    ['the absolute form (was 200)', `http://evil.example${ROUTE}`],
+  ])('%s: 403 cross-site', async (_, target) => {
+    const url = await serve();
+    const head = `POST ${target} HTTP/1.1\r\nHost: app.example\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    const { statusLine, body } = await rawRequest(url, head);
+    expect(statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(body)).toMatchObject({ error: 'cross-site' });
+  });
+
+  test('the same path from the app’s own origin is answered', async () => {
+    const url = await serve();
+    const head = `POST //evil.example${ROUTE} HTTP/1.1\r\nHost: app.example\r\nOrigin: http://app.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    expect((await rawRequest(url, head)).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+});

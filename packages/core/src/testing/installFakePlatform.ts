@@ -7,6 +7,7 @@ import {
   SOURCE,
   checkPayload,
   isPlainObject,
+  releaseEmbeds,
   type ActionMap,
   type ActionName,
   type EventMap,
@@ -119,7 +120,11 @@ export interface FakePlatform {
   readonly embeds: readonly FakeEmbed[];
   /** A fresh session id (`fake-session-<n>`), unique on the page, for a stubbed session endpoint. */
   createSession(): string;
-  /** Stops answering; pending `ready()`/`next()` calls reject. Call it after each test. */
+  /**
+   * Stops answering; pending `ready()`/`next()` calls reject. Call it after each test. It also
+   * releases every embed parked, preloaded or set aside (`releaseEmbeds()`): the next test's
+   * `keepAlive` component must not adopt this test's embed, with this test's state.
+   */
   uninstall(): void;
 }
 
@@ -385,6 +390,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       installed = false;
       observer.disconnect();
       loads.close();
+      releaseEmbeds();
     },
   };
   return (installedFake = fake);

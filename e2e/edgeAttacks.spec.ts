@@ -1,0 +1,89 @@
+import { expect, test } from '@playwright/test';
+import { resolve } from 'node:path';
+import { resilientEmbedPage } from './support/resilientEmbed';
+import { startStaticServer, type RunningServer } from './support/staticServer';
+
+// Found by h/attack, in real Chromium: the script tag's preload() called from <head>, before the
+// parser made <body> (was: a raw TypeError from the lot's append; the core test is
+// packages/core/test/edgeAttacks.test.ts). Host page on 127.0.0.1, the embed on localhost.
+
+let minted = 0;
+let host: RunningServer;
+let embed: RunningServer;
+test.beforeAll(async () => {
+  embed = await startStaticServer({
+    host: 'localhost',
+    routes: (req, res) => {
+      if (!req.url?.startsWith('/embed/dashboard/')) return false;
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+      res.end(resilientEmbedPage(host.origin));
+      return true;
+    },
+  });
+  host = await startStaticServer({
+    host: '127.0.0.1',
+    mounts: { '/element/': resolve(import.meta.dirname, '../packages/element/dist') },
+    routes: (req, res) => {
+      if (req.url === '/session') {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify({ sessionId: `s${++minted}` }));
+        return true;
+      }
+      const build = req.url === '/page?build=development' ? 'platform-embed.js' : 'platform-embed.min.js';
+      if (!req.url?.startsWith('/page')) return false;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(`<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
+<script src="/element/${build}"></script>
+<script>
+  window.bodyAtPreload = String(document.body);
+  try {
+    window.early = PlatformEmbed.preload('dashboard', {
+      baseUrl: ${JSON.stringify(embed.origin)},
+      publicId: 'sales',
+      session: async () => (await fetch('/session', { method: 'POST' })).json(),
+    });
+  } catch (e) {
+    window.thrown = String(e);
+  }
+</script></head>
+<body><div id="route" style="width:400px;height:300px"></div></body></html>`);
+      return true;
+    },
+  });
+});
+test.afterAll(async () => {
+  await Promise.all([host?.close(), embed?.close()]);
+});
+
+for (const build of ['development', 'production'])
+  test(`${build} script: preload() from <head> preloads, and the route's embed adopts it ready, one session`, async ({ page }) => {
+    minted = 0;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${host.origin}/page?build=${build}`);
+    expect(await page.evaluate(() => [window.bodyAtPreload, window.thrown])).toEqual(['null', undefined]);
+    await page.waitForFunction(() => (window.early as { getState(): { status: string } }).getState().status === 'ready');
+    const adopted = await page.evaluate(async (base) => {
+      const handle = PlatformEmbed.embedDashboard({
+        container: '#route',
+        baseUrl: base,
+        publicId: 'sales',
+        keepAlive: true,
+        session: () => 'unused',
+      });
+      await handle.ready;
+      return { same: handle === window.early, status: handle.getState().status, in: handle.iframe?.parentElement?.id };
+    }, embed.origin);
+    expect(adopted).toEqual({ same: true, status: 'ready', in: 'route' });
+    expect(minted).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+declare global {
+  interface Window {
+    bodyAtPreload?: string;
+    thrown?: string;
+    early?: unknown;
+  }
+  const PlatformEmbed: typeof import('@platform-embed/core');
+}

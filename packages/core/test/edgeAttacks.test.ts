@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
+import { createBinding, embedDashboard, releaseEmbeds, type EmbedBinding, type EmbedHandle } from '../src/index';
+import { BASE, READY, deliver, envelope, flush, freshId, withMoveBefore } from './helpers';
+
+/*
+ * What a real app's first week does to the core, found by the attack of h/attack: each case
+ * failed before its fix (see each test's name).
+ */
+
+const handles: EmbedHandle[] = [];
+const bindings: EmbedBinding[] = [];
+afterEach(() => {
+  globalThis.__DEV__ = true;
+  bindings.splice(0).forEach((b) => b.unmount());
+  handles.splice(0).forEach((h) => h.destroy());
+  releaseEmbeds();
+  document.body.replaceChildren();
+});
+const box = () => document.body.appendChild(document.createElement('div'));
+/** What `fn` threw: an EmbedError's code and message, or any other error's class; `undefined` when it returned. */
+const throwOf = (fn: () => unknown) => {
+  try {
+    const made = fn();
+    if (made) handles.push(made as EmbedHandle);
+  } catch (e) {
+    return e instanceof Error && 'code' in e ? { code: e.code, message: e.message } : { raw: String(e) };
+  }
+};
+
+/** A user object as auth libraries give them: its fields are getters of its class (JSON.stringify sees none). */
+class User {
+  readonly #id: string;
+  constructor(id: string) {
+    this.#id = id;
+  }
+  get id() {
+    return this.#id;
+  }
+}
+
+describe('viewer: only a string names a viewer', () => {
+  test.each<[string, () => unknown]>([
+    ['an object of getters (JSON "{}" for every user)', () => new User(freshId())],
+    ['a function (user.getId, not called: JSON null, as no viewer)', () => () => 'x'],
+    ['a Map', () => new Map([['id', freshId()]])],
+  ])('production, %s: another viewer’s parked embed is never adopted (was: every viewer shared one keep-alive name)', async (_, viewer) => {
+    globalThis.__DEV__ = false;
+    const mount = () => {
+      const binding = createBinding<'dashboard'>();
+      bindings.push(binding as EmbedBinding);
+      const options = { surface: 'dashboard', baseUrl: BASE, publicId: 'sales', keepAlive: true, viewer: viewer(), session: freshId };
+      return { binding, handle: binding.mount(box(), options as never) };
+    };
+    const ann = mount();
+    await flush();
+    deliver(envelope('ready', READY), ann.handle!.iframe!.contentWindow);
+    ann.binding.unmount();
+    await flush();
+    const bob = mount();
+    expect(bob.handle).not.toBeNull();
+    expect(bob.handle).not.toBe(ann.handle);
+  });
+
+  test.each<[string, () => unknown]>([
+    ['a BigInt (a Prisma id)', () => 42n],
+    ['an object with a cycle', () => ((user: Record<string, unknown>) => ((user.self = user), user))({ id: 'ann' })],
+  ])('%s: never a raw TypeError (was: "Do not know how to serialize" / "Converting circular structure")', (_, viewer) => {
+    const options = { container: box(), baseUrl: BASE, publicId: 'p', keepAlive: true, viewer: viewer() as never, session: freshId };
+    // Development: refused as the option the host wrote.
+    expect(throwOf(() => embedDashboard(options))).toEqual({ code: 'invalid-option', message: expect.stringContaining('"viewer"') });
+    // Production: no check of the viewer's type, and no keep-alive name from it: it embeds.
+    globalThis.__DEV__ = false;
+    expect(throwOf(() => embedDashboard(options))).toBeUndefined();
+    // keepAlive: a BigInt too.
+    expect(throwOf(() => embedDashboard({ ...options, viewer: undefined, keepAlive: 1n as never }))).toBeUndefined();
+  });
+});
+
+describe('preload() from a script in <head>, before <body> exists', () => {
+  test('it preloads (was: a raw TypeError "Cannot read properties of null (reading \'append\')"); an adopter in the body takes it', async () => {
+    const { preload } = await import('../src/index');
+    const { restore } = withMoveBefore();
+    onTestFinished(restore);
+    const body = document.body;
+    body.remove();
+    let handle: EmbedHandle | undefined;
+    try {
+      expect(throwOf(() => (handle = preload('dashboard', { baseUrl: BASE, publicId: 'early', session: freshId })))).toBeUndefined();
+    } finally {
+      document.documentElement.append(body);
+    }
+    await flush();
+    expect(handle!.iframe?.isConnected).toBe(true);
+    const adopter = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'early', keepAlive: true, session: freshId });
+    expect(adopter).toBe(handle);
+  });
+});
+
+describe('the page-wide record: a wait no copy of the SDK could have written', () => {
+  const V2 = Symbol.for('platform-embed.sessions@2');
+  const page = globalThis as unknown as Record<symbol, unknown>;
+  afterEach(() => void delete page[V2]);
+  const waitFor = async (done: () => boolean) => {
+    for (let i = 0; i < 50 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  // (Version 2 writes `until` at most MAX_RETRY_AFTER ahead, and `line` as 0 or a Promise of its own.)
+  test.each<[string, Record<string, unknown>]>([
+    ['until Infinity', { until: Infinity, line: 0 }],
+    ['until a year ahead', { until: Date.now() + 365 * 864e5, line: 0 }],
+    ['until NaN', { until: Number.NaN, line: 0 }],
+    ['a line that never ends (a thenable)', { until: 0, line: { then() {} } }],
+    [
+      'a line that throws (a thenable)',
+      {
+        until: 0,
+        line: {
+          then: () => {
+            throw new Error('boom');
+          },
+        },
+      },
+    ],
+  ])(
+    '%s: the page-record diagnostic and a private record; the session is asked for at once (was: loading forever, or "boom" as the embed’s error)',
+    async (_, shape) => {
+      page[V2] = { version: 2, used: new Map(), ...shape };
+      const diagnostics: unknown[] = [];
+      let calls = 0;
+      const h = embedDashboard({
+        container: box(),
+        baseUrl: BASE,
+        publicId: 'p',
+        session: () => (calls++, freshId()),
+        onDiagnostic: (d) => diagnostics.push(d),
+      });
+      handles.push(h);
+      await waitFor(() => !!h.iframe);
+      expect(calls).toBe(1);
+      expect(h.getState().status).toBe('loading');
+      expect(h.iframe).not.toBeNull();
+      expect(diagnostics).toContainEqual({ kind: 'page-record' });
+    },
+  );
+});
+
+describe('debug: a value or a logger the SDK cannot call costs no embed', () => {
+  const mountAndReady = async (debug: unknown) => {
+    const errors: unknown[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    onTestFinished(() => void process.off('unhandledRejection', onUnhandled));
+    const h = embedDashboard({
+      container: box(),
+      baseUrl: BASE,
+      publicId: 'p',
+      session: freshId,
+      debug: debug as never,
+      onError: (e) => errors.push(e),
+    });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 20));
+    // (A throw in the SDK's message listener would be an uncaught exception of the dispatch.)
+    expect(() => deliver(envelope('ready', READY), h.iframe?.contentWindow)).not.toThrow();
+    await flush();
+    return { status: h.getState().status, errors, unhandled };
+  };
+
+  test.each([
+    ['"true" (an environment variable)', 'true'],
+    ['1', 1],
+  ])(
+    'production, debug %s: the embed is ready, logging to console.debug (was: error "... is not a function", unhandled rejections)',
+    async (_, debug) => {
+      globalThis.__DEV__ = false;
+      const logged = vi.spyOn(console, 'debug').mockImplementation(() => {});
+      onTestFinished(() => logged.mockRestore());
+      expect(await mountAndReady(debug)).toEqual({ status: 'ready', errors: [], unhandled: [] });
+      expect(logged).toHaveBeenCalledWith('[platform-embed]', 'mount', expect.any(String));
+    },
+  );
+
+  test('a debug logger that throws: the embed is ready, the throw written to the console (was: the embed in error, its listener throwing)', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    onTestFinished(() => consoleError.mockRestore());
+    const oops = new Error('logger is not ready');
+    expect(
+      await mountAndReady(() => {
+        throw oops;
+      }),
+    ).toEqual({ status: 'ready', errors: [], unhandled: [] });
+    expect(consoleError).toHaveBeenCalledWith('[platform-embed] handler threw', oops);
+  });
+});
