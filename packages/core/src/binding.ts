@@ -1,7 +1,8 @@
 import { createEmbed, type EmbedHandle } from './embed';
 import type { EmbedBindingOptions } from './embedOptions';
-import { EmbedError, PREFIX, reportError } from './errors';
-import type { Surface } from './protocol';
+import type { Surface } from './catalog';
+import { EmbedError, PREFIX } from './errors';
+import { reportError } from './handlers';
 import type { Unsubscribe } from './registry';
 import { keepers } from './parking';
 import { IDLE, type EmbedState } from './status';

@@ -1,17 +1,9 @@
+import type { Surface } from './catalog';
 import type { EmbedError } from './errors';
 import type { IframeOptions } from './frame';
-import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions, OptionKind } from './launchOptions';
-import type {
-  ColorScheme,
-  EmbedTheme,
-  EventMap,
-  EventMessage,
-  EventName,
-  EventPropName,
-  FieldDescriptor,
-  Surface,
-  UnknownEventMessage,
-} from './protocol';
+import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions } from './launchOptions';
+import type { ColorScheme, EmbedTheme, EventMap, EventMessage, EventName, EventPropName, UnknownEventMessage } from './protocol';
+import type { FieldDescriptor, OptionKind } from './rules';
 
 /*
  * The SDK's own options, declared once as data beside the launch options (launchOptions.ts):

@@ -4,7 +4,8 @@ import type { Frame } from './frame';
 import type { createHandlers } from './handlers';
 import type { FilterValue } from './launchOptions';
 import { actionHelpers } from './actionHelpers';
-import type { ActionArgs, ActionName, ActionType, ColorScheme, EmbedTheme, EventName, EventType, ReadyPayload, Surface } from './protocol';
+import type { Surface } from './catalog';
+import type { ActionArgs, ActionName, ActionType, ColorScheme, EmbedTheme, EventName, EventType, ReadyPayload } from './protocol';
 import type { Unsubscribe } from './registry';
 import type { EmbedState, createStatus } from './status';
 

@@ -1,15 +1,7 @@
 import type { AnyOptions, Diagnostic } from './embedOptions';
-import { EmbedError, reportError } from './errors';
-import {
-  EVENT_PREFIX,
-  EVENT_SCHEMAS,
-  eventProp,
-  isEventName,
-  shortName,
-  type EventMessage,
-  type EventName,
-  type Surface,
-} from './protocol';
+import { EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, type Surface } from './catalog';
+import { EmbedError } from './errors';
+import { eventProp, isEventName, shortName, type EventMessage, type EventName } from './protocol';
 import { createRegistry, type Unsubscribe } from './registry';
 
 /*
@@ -20,6 +12,20 @@ import { createRegistry, type Unsubscribe } from './registry';
  */
 
 const noop = () => {};
+
+/**
+ * Tells the host of an error of the SDK's own on an embed (a load failed for good, options it
+ * refused): as the embed's `error` event, its payload `{ message, name: 'EmbedError', context:
+ * <code>, fatal }` (`fatal`: the embed is in `error`), through `emit`, which calls the host's
+ * error handlers and says whether there were any. None: written once to the console, in every
+ * build (an error nobody hears is a mistake nobody finds).
+ * @internal
+ */
+export const reportError = (error: EmbedError, fatal: boolean, surface: string, emit: (args: unknown[]) => unknown): void => {
+  const payload = { message: error.message, name: error.name, context: error.code, fatal };
+  if (!emit([payload, { source: SOURCE, direction: 'event', type: EVENT_PREFIX + 'error', payload, timestamp: Date.now(), surface }]))
+    console.error(error);
+};
 // The handler option of each event of the catalog.
 const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
 /**

@@ -1,17 +1,40 @@
-import { RESET, RETARGET } from './embedOptions';
+import { ACTION_PREFIX } from './catalog';
+import { EMBED_OPTIONS, RELOAD, RESET, RETARGET, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
+import { refuse } from './errors';
 import { KEPT_STATE, type HostState, type KeptName } from './keptState';
-import { LAUNCH_OPTIONS, parameter, refuse, type LaunchOptionSpec } from './launchOptions';
-import type { Plan } from './planUpdate';
-import { ACTION_PREFIX, actionEnvelope, checkAction, isPlainObject, same, type ActionMessage, type ActionName } from './protocol';
+import { LAUNCH_OPTIONS, type LaunchOptionSpec } from './launchOptions';
+import { actionEnvelope, checkAction, type ActionMessage, type ActionName } from './protocol';
+import { isPlainObject } from './rules';
+import { parameter } from './url';
 
 /*
- * The kept state of one embed (its table: keptState.ts): what the host set, by option or by
- * action, that an action changes on a live embed; kept across reloads. A new frame is brought to it twice over: its URL carries
- * the kept options that are launch options (locale, filters), and right after `ready` the rest
- * (and whatever changed since the URL was built) is sent in this table's order, followed by the
- * other actions sent before `ready`, in order. Values stay as the host gave them (a filter is an
- * object) until a URL or an action needs them as a string.
+ * The kept state of one embed (its table: keptState.ts), in one place: what the host set, by
+ * option or by action, that an action changes on a live embed, kept across reloads
+ * (`createHostState`), and what a change of options means on a mounted embed (`planUpdate`), where
+ * a kept option is sent as its action to the same iframe instead of reloading.
+ *
+ * A new frame is brought to the kept state twice over: its URL carries the kept options that are
+ * launch options (locale, filters), and right after `ready` the rest (and whatever changed since
+ * the URL was built) is sent in the table's order, followed by the other actions sent before
+ * `ready`, in order. Values stay as the host gave them (a filter is an object) until a URL or an
+ * action needs them as a string.
  */
+
+// A value as a string that does not depend on the order of its keys (a property list replacer of the sorted keys).
+const stable = (value: unknown) => {
+  const keys: string[] = [];
+  JSON.stringify(value, (key, v: unknown) => (keys.push(key), v));
+  return JSON.stringify(value, keys.sort());
+};
+/**
+ * Whether two option values are the same: identical, or equal by value where a framework
+ * re-creates them on every render (plain objects, whatever their key order; URLs).
+ */
+const same = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (a instanceof URL || b instanceof URL ? String(a) == String(b) : isPlainObject(a) && isPlainObject(b) && stable(a) == stable(b));
+
+// ---- The host state of one embed ----
 
 /** One kept value to set, with the validated action that sets it on a live embed (`member`: of a keyed option). */
 export type KeptChange = { name: KeptName; value: unknown; message: ActionMessage; member?: string };
@@ -132,4 +155,48 @@ export function createHostState(options: HostState) {
     /** Forgets the held actions. */
     clear: () => void (pending = []),
   };
+}
+
+// ---- What an update means ----
+
+/** What an update does, decided before anything changes. */
+export interface Plan {
+  /**
+   * What its options' changes mean, ORed (embedOptions.ts): `RELOAD`, a new iframe with a fresh
+   * session; `RETARGET`, also the viewer's place in the old dashboard or app is forgotten;
+   * `PRESENT`, the current iframe's title, class or style changed; `MOVE`, the container
+   * changed, the iframe moves there.
+   */
+  does: number;
+  /** The kept values to set, each with its (validated) action. */
+  changes: KeptChange[];
+  /** The members of keyed kept options that were removed (a reload). */
+  removed: [KeptName, string[]][];
+}
+
+// The change an option's entry declares (a function of the value for some), else: launch options reload, the rest is swapped.
+const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
+  const change = Object.hasOwn(EMBED_OPTIONS, name) ? (EMBED_OPTIONS as Record<string, EmbedOptionSpec>)[name]!.change : undefined;
+  return typeof change == 'function' ? change(value, idle) : (change ?? (Object.hasOwn(LAUNCH_OPTIONS, name) ? RELOAD : SWAP));
+};
+
+/**
+ * Plans the update of an embed from `before` to `after`, for the options named in `names`.
+ * @param idle whether the embed has not started loading (a lazy one out of view)
+ * @throws {EmbedError} `invalid-option` when a kept value does not fit its action (naming the option)
+ */
+export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterable<string>, idle: boolean): Plan {
+  const plan: Plan = { does: SWAP, changes: [], removed: [] };
+  for (const name of names) {
+    if (same(before[name], after[name])) continue;
+    if (Object.hasOwn(KEPT_STATE, name)) {
+      const { changes, removed } = keptChanges(name as KeptName, before[name], after[name]);
+      plan.changes.push(...changes);
+      if (removed[0]) {
+        plan.removed.push([name as KeptName, removed]);
+        plan.does |= RELOAD;
+      }
+    } else plan.does |= changeOf(name, after[name], idle);
+  }
+  return plan;
 }

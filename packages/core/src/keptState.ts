@@ -4,8 +4,8 @@ import type { ActionName } from './protocol';
 /*
  * The kept state, declared once as data: each option the host sets that an action changes on a
  * live embed, with that action and the payload field that carries the value. hostState.ts keeps
- * their values across reloads and brings every new frame back to them, in this table's order;
- * planUpdate.ts sends a change as the action instead of reloading.
+ * their values across reloads, brings every new frame back to them, in this table's order, and
+ * sends a change as the action instead of reloading.
  */
 
 /** How one kept option is declared. */

@@ -3,9 +3,10 @@ import { EmbedError } from './errors';
 import { mountFrame, type Frame } from './frame';
 import type { HostState } from './keptState';
 import type { Receiver } from './listener';
-import type { Surface } from './protocol';
+import type { Surface } from './catalog';
 import type { Scope } from './scope';
-import type { SessionFailure, createSessionSource } from './sessionSource';
+import type { SessionFailure } from './errors';
+import type { createSessionSource } from './sessionSource';
 import { clampTimeout } from './timing';
 import { buildEmbedUrl, redactSession } from './url';
 

@@ -1,6 +1,7 @@
 import type { createHandlers } from './handlers';
 import type { Receiver } from './listener';
-import { EVENT_PREFIX, parseMessage, type EventMessage, type EventName } from './protocol';
+import { EVENT_PREFIX } from './catalog';
+import { parseMessage, type EventMessage, type EventName } from './protocol';
 
 /*
  * The receiver of one embed's messages. listener.ts routes here only those whose `event.source`

@@ -1,5 +1,5 @@
 import { RETRY_BASE, RETRY_COUNT, type AnyOptions, type Diagnostic } from './embedOptions';
-import type { SessionFailure } from './sessionSource';
+import type { SessionFailure } from './errors';
 
 /*
  * The retry policy: what a failed load attempt leads to. A failure a fresh session can cure (a

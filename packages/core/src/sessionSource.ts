@@ -1,6 +1,6 @@
 import { SESSION_TIMEOUT, type AnyOptions, type Diagnostic, type SessionResult } from './embedOptions';
-import { EmbedError } from './errors';
-import { isPlainObject } from './protocol';
+import { EmbedError, type SessionFailure } from './errors';
+import { isPlainObject } from './rules';
 import { afterWait, claimSession, redactSessions, waitPage } from './sessions';
 import { clampTimeout } from './timing';
 
@@ -22,9 +22,6 @@ import { clampTimeout } from './timing';
  * every session call of every embed and copy of the SDK waits for it, then they go one at a
  * time: a rate-limited platform sees one retry at a time from a page, not one per embed.
  */
-
-/** A failure of the session source: `renew` when a later call may cure it, not before `wait` ms. */
-export type SessionFailure = EmbedError & { renew?: boolean; wait?: number };
 
 /** The longest `Retry-After` honoured, in ms: a route asking for longer is asked again after this. */
 export const MAX_RETRY_AFTER = 60000;

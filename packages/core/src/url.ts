@@ -1,18 +1,10 @@
+import { SURFACES, type Surface } from './catalog';
 import { EMBED_OPTIONS, type EmbedOptionSpec } from './embedOptions';
-import {
-  LAUNCH_OPTIONS,
-  checkMember,
-  compileAlways,
-  compileOptions,
-  parameter,
-  refuse,
-  type AppLaunchOptions,
-  type FilterValue,
-  type LaunchOptionSpec,
-  type OptionKind,
-} from './launchOptions';
+import { refuse } from './errors';
+import { LAUNCH_OPTIONS, type AppLaunchOptions, type FilterValue, type LaunchOptionSpec } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
-import { SURFACES, entriesOf, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
+import { entriesOf } from './protocol';
+import { checkMember, compileAlways, compileOptions, type FieldDescriptor, type FilterUrlParameter, type OptionKind } from './rules';
 
 /*
  * The embed URL of each surface, built from the launch-option table, and the session id
@@ -30,6 +22,10 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
   /** A session id from generate-session. Omit for private mode (dashboard and chat only). */
   session?: string;
 }
+
+/** One parameter, `<name>=<value>` (a value other than a string as JSON), optionally encoded: in URLs, and as a filter's `filterUrlParameter`. @internal */
+export const parameter = (name: string, value: unknown, encode = (text: string) => text): string =>
+  encode(name) + '=' + encode(typeof value == 'string' ? value : JSON.stringify(value));
 
 const alwaysChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
 /**
