@@ -30,8 +30,11 @@ beforeAll(async () => {
   core = await import('../src/index');
 });
 
-afterEach(() => {
+afterEach(async () => {
   handles.splice(0).forEach((h) => h.destroy());
+  // (An element left in the page would let its embed go after jsdom is gone.)
+  document.body.innerHTML = '';
+  await flush();
   vi.restoreAllMocks();
 });
 
