@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import esbuild from 'rollup-plugin-esbuild';
 import terser from '@rollup/plugin-terser';
-import { devFlag } from './rollup.mjs';
+import { devFlag, mangleInternals } from './rollup.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const NO_SOURCE = '(no source)';
@@ -91,14 +91,12 @@ export async function attributedBundle(dir) {
   try {
     const build = await rollup({
       input: entry,
-      plugins: [
-        devFlag('false'),
-        esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
-        terser({ compress: { passes: 2 }, format: { comments: false }, sourceMap: true }),
-      ],
+      plugins: [devFlag('false'), esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true })],
       onwarn: () => {},
     });
-    const { output } = await build.generate({ format: 'es', sourcemap: true });
+    // As the package's production build ships it: internal names shortened, then minified.
+    const plugins = [mangleInternals(), terser({ compress: { passes: 2 }, format: { comments: false }, sourceMap: true })];
+    const { output } = await build.generate({ format: 'es', sourcemap: true, plugins });
     const { code, map } = output[0];
     const files = map.sources.map((source) => basename(source));
     const owners = new Array(code.length).fill(null);

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { devFlag, packageConfig } from '../../scripts/rollup.mjs';
+import { devFlag, mangleInternals, packageConfig } from '../../scripts/rollup.mjs';
 
 // The script-tag bundles: the whole core and the elements in one IIFE, global `PlatformEmbed`.
 // `platform-embed.js` is the development build (every option check and message), readable;
-// `platform-embed.min.js` the production build, minified.
+// `platform-embed.min.js` the production build, its internal names shortened (see mangleInternals), minified.
 const core = resolve('../core/src/index.ts');
 const iife = (file, dev) => ({
   input: 'src/global.ts',
@@ -19,7 +19,7 @@ const iife = (file, dev) => ({
     format: 'iife',
     name: 'PlatformEmbed',
     exports: 'default',
-    plugins: dev ? [] : [terser({ compress: { passes: 2 }, format: { comments: false } })],
+    plugins: dev ? [] : [mangleInternals(), terser({ compress: { passes: 2 }, format: { comments: false } })],
   },
 });
 

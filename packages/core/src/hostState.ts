@@ -37,7 +37,7 @@ const same = (a: unknown, b: unknown): boolean =>
 // ---- The host state of one embed ----
 
 /** One kept value to set, with the validated action that sets it on a live embed (`member`: of a keyed option). */
-export type KeptChange = { name: KeptName; value: unknown; message: ActionMessage; member?: string };
+export type KeptChange = { _name: KeptName; _value: unknown; _message: ActionMessage; _member?: string | undefined };
 
 type Make = (name: ActionName, payload: unknown) => ActionMessage;
 const keyed = (name: string) => (LAUNCH_OPTIONS as Record<string, LaunchOptionSpec>)[name]?.prefix;
@@ -64,10 +64,11 @@ const actionOf = (name: KeptName, value: unknown, member: string | undefined, ma
  * @param make builds each action as is (replayed at `ready`); without it each is validated and copied (a change the host asks for)
  * @throws {EmbedError} `invalid-option` when a value does not fit its action (without `make`), naming the option.
  */
-export function keptChanges(name: KeptName, before: unknown, after: unknown, make?: Make): { changes: KeptChange[]; removed: string[] } {
+export function keptChanges(name: KeptName, before: unknown, after: unknown, make?: Make): [changes: KeptChange[], removed: string[]] {
   const changes: KeptChange[] = [];
   const removed: string[] = [];
-  const change = (value: unknown, member?: string) => changes.push({ name, value, member, message: actionOf(name, value, member, make) });
+  const change = (value: unknown, member?: string) =>
+    changes.push({ _name: name, _value: value, _member: member, _message: actionOf(name, value, member, make) });
   if (!keyed(name)) {
     if (after !== undefined && !same(before, after)) change(after);
   } else {
@@ -76,12 +77,12 @@ export function keptChanges(name: KeptName, before: unknown, after: unknown, mak
     for (const member in old) if (!(member in now)) removed.push(member);
     for (const member in now) if (!same(old[member], now[member])) change(now[member], member);
   }
-  return { changes, removed };
+  return [changes, removed];
 }
 
 // The changes from one kept state to another, in the table's order.
 const diff = (from: HostState, to: HostState, make?: Make): KeptChange[] =>
-  (Object.keys(KEPT_STATE) as KeptName[]).flatMap((name) => keptChanges(name, from[name], to[name], make).changes);
+  (Object.keys(KEPT_STATE) as KeptName[]).flatMap((name) => keptChanges(name, from[name], to[name], make)[0]);
 
 /**
  * The kept state of one embed and the actions that wait for `ready`.
@@ -102,16 +103,18 @@ export function createHostState(options: HostState) {
   const keep = (name: KeptName, value: unknown, member?: string) =>
     ((state as Record<string, unknown>)[name] = member === undefined ? value : { ...state[name as 'filters'], [member]: value });
   // The kept state of `from` alone (checked as actions by `make`).
-  const start = (from: HostState, make?: Make) => diff({}, from, make).forEach(({ name, value, member }) => keep(name, value, member));
+  const start = (from: HostState, make?: Make) =>
+    diff({}, from, make).forEach((change) => keep(change._name, change._value, change._member));
   start(options);
   return {
-    keep,
+    /** Keeps `value` for `name` (one member's of a keyed option). */
+    _keep: keep,
     /**
      * Keeps what an update to `next` changes: the values set, the members removed forgotten; for
      * another dashboard or app the new `path` (the place in the old one is forgotten); for another
      * viewer only what `next` sets (nothing the previous viewer did, or was sent, is kept).
      */
-    apply({ does, changes, removed }: Plan, next: HostState) {
+    _apply({ _does: does, _changes: changes, _removed: removed }: Plan, next: HostState) {
       if ((does & RESET) == RESET) {
         for (const name in state) delete state[name as KeptName];
         pending = [];
@@ -123,10 +126,10 @@ export function createHostState(options: HostState) {
       if ((does & RETARGET) == RETARGET) keep('path', next.path);
       for (const [name, members] of removed)
         keep(name, Object.fromEntries(Object.entries(state[name] ?? {}).filter(([member]) => !members.includes(member))));
-      for (const { name, value, member } of changes) keep(name, value, member);
+      for (const change of changes) keep(change._name, change._value, change._member);
     },
     /** Keeps what an action sets, if it sets kept state. @returns whether it did (then it is replayed at `ready`, not queued). */
-    record(message: ActionMessage): boolean {
+    _record(message: ActionMessage): boolean {
       const name = byAction.get(message.type);
       if (!name) return false;
       const { field } = KEPT_STATE[name] as { field?: string };
@@ -143,17 +146,17 @@ export function createHostState(options: HostState) {
       return false;
     },
     /** Holds an action that sets no kept state until `ready`. */
-    push: (message: ActionMessage) => void pending.push(message),
+    _push: (message: ActionMessage) => void pending.push(message),
     /** The kept launch options for the next frame's URL (remembered, to send only what differs at `ready`). */
-    url: () => (applied = inUrl()),
+    _url: () => (applied = inUrl()),
     /** At `ready`: the actions that bring the frame to the kept state, then those held, in order. Empties the queue. */
-    drain(): ActionMessage[] {
-      const out = diff(applied, state, actionEnvelope as Make).map(({ message }) => message);
+    _drain(): ActionMessage[] {
+      const out = diff(applied, state, actionEnvelope as Make).map((change) => change._message);
       applied = inUrl();
       return out.concat(pending.splice(0));
     },
     /** Forgets the held actions. */
-    clear: () => void (pending = []),
+    _clear: () => void (pending = []),
   };
 }
 
@@ -167,11 +170,11 @@ export interface Plan {
    * `PRESENT`, the current iframe's title, class or style changed; `MOVE`, the container
    * changed, the iframe moves there.
    */
-  does: number;
+  _does: number;
   /** The kept values to set, each with its (validated) action. */
-  changes: KeptChange[];
+  _changes: KeptChange[];
   /** The members of keyed kept options that were removed (a reload). */
-  removed: [KeptName, string[]][];
+  _removed: [KeptName, string[]][];
 }
 
 // The change an option's entry declares (a function of the value for some), else: launch options reload, the rest is swapped.
@@ -186,17 +189,17 @@ const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
  * @throws {EmbedError} `invalid-option` when a kept value does not fit its action (naming the option)
  */
 export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterable<string>, idle: boolean): Plan {
-  const plan: Plan = { does: SWAP, changes: [], removed: [] };
+  const plan: Plan = { _does: SWAP, _changes: [], _removed: [] };
   for (const name of names) {
     if (same(before[name], after[name])) continue;
     if (Object.hasOwn(KEPT_STATE, name)) {
-      const { changes, removed } = keptChanges(name as KeptName, before[name], after[name]);
-      plan.changes.push(...changes);
+      const [changes, removed] = keptChanges(name as KeptName, before[name], after[name]);
+      plan._changes.push(...changes);
       if (removed[0]) {
-        plan.removed.push([name as KeptName, removed]);
-        plan.does |= RELOAD;
+        plan._removed.push([name as KeptName, removed]);
+        plan._does |= RELOAD;
       }
-    } else plan.does |= changeOf(name, after[name], idle);
+    } else plan._does |= changeOf(name, after[name], idle);
   }
   return plan;
 }
