@@ -1,8 +1,8 @@
 import { ACTION_PREFIX } from './catalog';
-import { EMBED_OPTIONS, RELOAD, RESET, RETARGET, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
+import { OPTION_CHANGES, RELOAD, RESET, RETARGET, SWAP, type AnyOptions, type ChangeKind, type EmbedOptionSpec } from './embedOptions';
 import { refuse } from './errors';
-import { KEPT_STATE, type HostState, type KeptName } from './keptState';
-import { LAUNCH_OPTIONS, type LaunchOptionSpec } from './launchOptions';
+import { KEPT, type HostState, type KeptName } from './keptState';
+import { LAUNCH_URL, prefixOf } from './launchOptions';
 import { actionEnvelope, checkAction, type ActionMessage, type ActionName } from './protocol';
 import { isPlainObject } from './rules';
 import { parameter } from './url';
@@ -40,16 +40,15 @@ const same = (a: unknown, b: unknown): boolean =>
 export type KeptChange = { _name: KeptName; _value: unknown; _message: ActionMessage; _member?: string | undefined };
 
 type Make = (name: ActionName, payload: unknown) => ActionMessage;
-const keyed = (name: string) => (LAUNCH_OPTIONS as Record<string, LaunchOptionSpec>)[name]?.prefix;
 const byAction = /* @__PURE__ */ new Map<string, KeptName>(
-  Object.entries(KEPT_STATE).map(([name, kept]) => [ACTION_PREFIX + kept.action, name as KeptName]),
+  Object.entries(KEPT).map(([name, kept]) => [ACTION_PREFIX + kept.action, name as KeptName]),
 );
 // The action setting `value` (one member's of a keyed option): as is when replayed (`make`), else
 // validated and copied, a value its action refuses refused as the option the host wrote, not as
 // the action's field: `"colorScheme" must be light|dark|auto (got "drak")`, `"theme.font" must be ...`.
 const actionOf = (name: KeptName, value: unknown, member: string | undefined, make?: Make) => {
-  const { action, field } = KEPT_STATE[name] as { action: ActionName; field?: string };
-  const carried = member === undefined ? value : parameter(keyed(name)! + member, value);
+  const { action, field } = KEPT[name] as { action: ActionName; field?: string };
+  const carried = member === undefined ? value : parameter(prefixOf(name)! + member, value);
   const payload = field ? { [field]: carried } : carried;
   if (make) return make(action, payload);
   const [problem, copy] = checkAction(action, payload);
@@ -69,7 +68,7 @@ export function keptChanges(name: KeptName, before: unknown, after: unknown, mak
   const removed: string[] = [];
   const change = (value: unknown, member?: string) =>
     changes.push({ _name: name, _value: value, _member: member, _message: actionOf(name, value, member, make) });
-  if (!keyed(name)) {
+  if (!prefixOf(name)) {
     if (after !== undefined && !same(before, after)) change(after);
   } else {
     const old = (before ?? {}) as Record<string, unknown>;
@@ -82,7 +81,7 @@ export function keptChanges(name: KeptName, before: unknown, after: unknown, mak
 
 // The changes from one kept state to another, in the table's order.
 const diff = (from: HostState, to: HostState, make?: Make): KeptChange[] =>
-  (Object.keys(KEPT_STATE) as KeptName[]).flatMap((name) => keptChanges(name, from[name], to[name], make)[0]);
+  (Object.keys(KEPT) as KeptName[]).flatMap((name) => keptChanges(name, from[name], to[name], make)[0]);
 
 /**
  * The kept state of one embed and the actions that wait for `ready`.
@@ -97,7 +96,7 @@ export function createHostState(options: HostState) {
   // The kept values a URL carries: the kept launch options.
   const inUrl = () => {
     const carried: HostState = {};
-    for (const name in KEPT_STATE) if (name in LAUNCH_OPTIONS) (carried as Record<string, unknown>)[name] = state[name as KeptName];
+    for (const name in KEPT) if (name in LAUNCH_URL) (carried as Record<string, unknown>)[name] = state[name as KeptName];
     return carried;
   };
   const keep = (name: KeptName, value: unknown, member?: string) =>
@@ -132,9 +131,9 @@ export function createHostState(options: HostState) {
     _record(message: ActionMessage): boolean {
       const name = byAction.get(message.type);
       if (!name) return false;
-      const { field } = KEPT_STATE[name] as { field?: string };
+      const { field } = KEPT[name] as { field?: string };
       const value = field ? (message.payload as Record<string, unknown>)[field] : message.payload;
-      const prefix = keyed(name);
+      const prefix = prefixOf(name);
       if (!prefix) return (keep(name, value), true);
       // `<prefix><view.dimension>=<JSON>` from send(): kept when the value is a JSON object (as in a URL), else only sent.
       const parameter = (value as string).slice(prefix.length);
@@ -179,8 +178,8 @@ export interface Plan {
 
 // The change an option's entry declares (a function of the value for some), else: launch options reload, the rest is swapped.
 const changeOf = (name: string, value: unknown, idle: boolean): ChangeKind => {
-  const change = Object.hasOwn(EMBED_OPTIONS, name) ? (EMBED_OPTIONS as Record<string, EmbedOptionSpec>)[name]!.change : undefined;
-  return typeof change == 'function' ? change(value, idle) : (change ?? (Object.hasOwn(LAUNCH_OPTIONS, name) ? RELOAD : SWAP));
+  const change = Object.hasOwn(OPTION_CHANGES, name) ? (OPTION_CHANGES as Record<string, EmbedOptionSpec['change']>)[name] : undefined;
+  return typeof change == 'function' ? change(value, idle) : (change ?? (Object.hasOwn(LAUNCH_URL, name) ? RELOAD : SWAP));
 };
 
 /**
@@ -192,7 +191,7 @@ export function planUpdate(before: AnyOptions, after: AnyOptions, names: Iterabl
   const plan: Plan = { _does: SWAP, _changes: [], _removed: [] };
   for (const name of names) {
     if (same(before[name], after[name])) continue;
-    if (Object.hasOwn(KEPT_STATE, name)) {
+    if (Object.hasOwn(KEPT, name)) {
       const [changes, removed] = keptChanges(name as KeptName, before[name], after[name]);
       plan._changes.push(...changes);
       if (removed[0]) {

@@ -2,9 +2,12 @@ import { SURFACES, type Surface } from './catalog';
 import type { FieldDescriptor, OptionKind } from './rules';
 
 /*
- * The URL launch options, declared once as data. The URL builder, the option checks, the option
- * types, the kept state, the custom elements' attributes, Vue's props and the mock platform's
- * pages all read this table; nothing guesses a default from a name.
+ * The URL launch options, declared once as data (`LAUNCH_OPTIONS`): the option checks, the option
+ * types, the custom elements' attributes, Vue's props and the mock platform's pages read this
+ * table; nothing guesses a default from a name. Production reads only how each goes into the URL
+ * (`LAUNCH_URL`, below it, which the compiler checks against it): the rest (the surfaces, which
+ * only the types read; each value's rule, which only development checks) never ships in a
+ * production bundle that does not import the table itself.
  */
 
 /** A JSON value, as a filter value must be. */
@@ -101,6 +104,37 @@ type ValueOf<O> = O extends { kind: 'boolean' }
 /** The launch options a surface's URL takes, with their types, derived from {@link LAUNCH_OPTIONS}. */
 export type LaunchOptionsOf<S extends Surface> = {
   -readonly [K in keyof Spec as S extends Spec[K]['surfaces'][number] ? K : never]?: ValueOf<Spec[K]>;
+};
+
+/** How a launch option goes into the URL (see {@link LAUNCH_URL}). */
+type UrlForm<O> = O extends { prefix: infer P } ? P : O extends { kind: 'boolean'; default: infer D } ? D : undefined;
+
+/**
+ * How each launch option goes into the URL: all that production reads of {@link LAUNCH_OPTIONS}
+ * (the URL builder, the kept state, what a change means). A flag's default (`true` or `false`:
+ * the flag is written only when it differs), `undefined` for a string written as is, or a keyed
+ * option's parameter prefix (one `<prefix><view.dimension>` parameter per member). Each entry is
+ * checked against the table's by the compiler. @internal
+ */
+export const LAUNCH_URL = {
+  allowExport: false,
+  showDashboardExportMenu: true,
+  showDashboardHeader: true,
+  showDashboardBackButton: true,
+  showDashboardTitle: true,
+  showDashboardEditButton: true,
+  showDashboardDuplicateButton: true,
+  showWorkbookBackButton: true,
+  locale: undefined,
+  filters: 'f_',
+  timeGrains: 'tg_',
+  fieldSwitches: 'ms_',
+} as const satisfies { readonly [K in LaunchOptionName]: UrlForm<Spec[K]> };
+
+/** The parameter prefix of a keyed launch option (`filters`: `f_`); `undefined` for any other name. @internal */
+export const prefixOf = (name: string): string | undefined => {
+  const form: unknown = (LAUNCH_URL as Record<string, unknown>)[name];
+  return typeof form == 'string' ? form : undefined;
 };
 
 /** Launch options every surface understands. */

@@ -122,11 +122,16 @@ const compiled = /* @__PURE__ */ new WeakMap<Schema, Check>();
 
 // ---- The options' own kinds ----
 
-// Rules checked in every build: a wrong value would load a wrong URL or silently turn a timeout
-// off. Kind names read as the rule, so a refusal quotes it: `"deploymentId" must be a positive integer`.
+// Rules checked in every build (url.ts's checkAlways, in plain code): a wrong value would load a
+// wrong URL or silently turn a timeout off. Kind names read as the rule, so a refusal quotes it:
+// `"deploymentId" must be positive integer`.
+/** A whole number from 1, or its digits (`deploymentId`). @internal */
+export const isPositiveInteger = (v: unknown): boolean => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v));
+/** A dashboard's public id: not empty, and not a path step (`.`, `..`). @internal */
+export const isPublicId = (v: unknown): boolean => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v);
 const ALWAYS_RULES = {
-  'positive integer': (v: unknown) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
-  'a public id such as "sales-overview"': (v: unknown) => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v),
+  'positive integer': isPositiveInteger,
+  'a public id such as "sales-overview"': isPublicId,
 };
 // The rules of the SDK's own options checked in development only (they are the host's code).
 // (No spread in it: bundlers keep an object built with one, and this one ships in development only.)
@@ -147,8 +152,6 @@ const OPTION_RULES = {
 /** A kind name of the options' descriptors: the protocol's kinds plus the options' own. */
 export type OptionKind = KindName | keyof typeof ALWAYS_RULES | keyof typeof OPTION_RULES;
 
-/** Compiles a schema of options checked in every build (the protocol's kinds plus the few rules that must always hold). @internal */
-export const compileAlways = (schema: Schema<OptionKind>): Check => compile(schema, { ...KINDS, ...ALWAYS_RULES });
 /** Compiles a schema of options with the whole vocabulary. Development checks only. @internal */
 export const compileOptions = (schema: Schema<OptionKind>): Check => compile(schema, { ...KINDS, ...ALWAYS_RULES, ...OPTION_RULES });
 
