@@ -1,8 +1,11 @@
 // What each source file of the core contributes to `embedDashboard`'s production bundle, as
 // scripts/size.mjs measures it (production build, minified with terser, gzipped at level 9):
 //
-//   node scripts/sizeByFile.mjs           # the working tree
-//   node scripts/sizeByFile.mjs 05fe50c   # a commit (its packages/core/src)
+//   node scripts/sizeByFile.mjs                # the working tree
+//   node scripts/sizeByFile.mjs 05fe50c        # a commit (its packages/core/src)
+//   node scripts/sizeByFile.mjs --script-tag   # the production script tag of the working tree
+//                                              # (packages/element/rollup.config.mjs's build: the
+//                                              # element's files, then the core's as `core/…`)
 //
 // Each byte of the minified bundle is attributed, through the source map, to the source file
 // (and line) it came from. Two figures per file: its minified bytes, and its marginal gzip cost,
@@ -89,33 +92,66 @@ export async function attributedBundle(dir) {
   const entry = join(dir, '..', `size-entry-${process.pid}.ts`);
   writeFileSync(entry, `export { embedDashboard } from './src/index';`);
   try {
-    const build = await rollup({
-      input: entry,
-      plugins: [devFlag('false'), esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true })],
-      onwarn: () => {},
-    });
-    // As the package's production build ships it: internal names shortened, then minified.
-    const plugins = [mangleInternals(), terser({ compress: { passes: 2 }, format: { comments: false }, sourceMap: true })];
-    const { output } = await build.generate({ format: 'es', sourcemap: true, plugins });
-    const { code, map } = output[0];
-    const files = map.sources.map((source) => basename(source));
-    const owners = new Array(code.length).fill(null);
-    const lines = decodeMappings(map.mappings);
-    let offset = 0;
-    code.split('\n').forEach((text, index) => {
-      const segments = lines[index] ?? [];
-      segments.forEach((segment, i) => {
-        if (segment.length === 1) return;
-        const end = i + 1 < segments.length ? segments[i + 1][0] : text.length;
-        const owner = [files[segment[1]], segment[2] + 1];
-        for (let column = segment[0]; column < end; column++) owners[offset + column] = owner;
-      });
-      offset += text.length + 1;
-    });
-    return { code, owners };
+    return await attributed({ input: entry }, { format: 'es' });
   } finally {
     rmSync(entry, { force: true });
   }
+}
+
+/**
+ * The production script tag (`platform-embed.min.js`) as packages/element/rollup.config.mjs builds
+ * it, each byte attributed to its file and line; the core's files are named `core/<file>`.
+ */
+export async function attributedScriptTag() {
+  const core = join(root, 'packages/core/src');
+  return attributed(
+    {
+      input: join(root, 'packages/element/src/global.ts'),
+      plugins: [{ name: 'core-source', resolveId: (id) => (id === '@platform-embed/core' ? join(core, 'index.ts') : null) }],
+    },
+    { format: 'iife', name: 'PlatformEmbed', exports: 'default' },
+    {
+      name: (source) => (source.startsWith(core) ? `core/${basename(source)}` : basename(source)),
+      // (As packages/element/rollup.config.mjs minifies it.)
+      passes: 3,
+    },
+  );
+}
+
+/**
+ * Bundles `options.input` in production, shortens its internal names (mangleInternals), minifies it with terser (`passes` passes) and attributes
+ * each byte to `[file, line]` (`file` is `name` of the source's path), or `null`.
+ */
+async function attributed(options, output, { name = (source) => basename(source), passes = 2 } = {}) {
+  const build = await rollup({
+    ...options,
+    plugins: [
+      ...(options.plugins ?? []),
+      devFlag('false'),
+      esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
+    ],
+    onwarn: () => {},
+  });
+  // As the production builds ship it: internal names shortened, then minified.
+  const plugins = [mangleInternals(), terser({ compress: { passes }, format: { comments: false }, sourceMap: true })];
+  const { output: chunks } = await build.generate({ ...output, sourcemap: true, plugins });
+  const { code, map } = chunks[0];
+  // (Sources are relative to the output file, here the working directory.)
+  const files = map.sources.map((source) => name(resolve(source)));
+  const owners = new Array(code.length).fill(null);
+  const lines = decodeMappings(map.mappings);
+  let offset = 0;
+  code.split('\n').forEach((text, index) => {
+    const segments = lines[index] ?? [];
+    segments.forEach((segment, i) => {
+      if (segment.length === 1) return;
+      const end = i + 1 < segments.length ? segments[i + 1][0] : text.length;
+      const owner = [files[segment[1]], segment[2] + 1];
+      for (let column = segment[0]; column < end; column++) owners[offset + column] = owner;
+    });
+    offset += text.length + 1;
+  });
+  return { code, owners };
 }
 
 const gzipSize = (text) => gzipSync(text, { level: 9 }).length;
@@ -142,6 +178,16 @@ export function contributions({ code, owners }, groupOf = (file) => file) {
 }
 
 async function main() {
+  if (process.argv[2] === '--script-tag') {
+    const { whole, minified, rows } = contributions(await attributedScriptTag());
+    console.log(`the script tag of the working tree: ${minified} B minified, ${whole} B min+gzip\n`);
+    const element = rows.filter((row) => !row.group.startsWith('core/'));
+    const sum = (list, key) => list.reduce((total, row) => total + row[key], 0);
+    console.log(`${'file'.padEnd(27)} ${'minified'.padStart(9)} ${'marginal gzip'.padStart(14)}`);
+    for (const row of rows) console.log(`${row.group.padEnd(27)} ${`${row.minified} B`.padStart(9)} ${`${row.gzip} B`.padStart(14)}`);
+    console.log(`\nthe element's files: ${sum(element, 'minified')} B minified, ${sum(element, 'gzip')} B marginal gzip (sum)`);
+    return;
+  }
   const commit = process.argv[2];
   const { dir, cleanup } = coreSources(commit);
   try {

@@ -96,9 +96,10 @@ export default defineConfig({
       provider: 'local',
       options: {
         // The API reference is found by its names, not its prose: its pages are indexed by their
-        // titles and members only (the h1 and h3 headings), which keeps the index the browser loads small.
+        // titles and members only (the h1 and h3 headings); the other pages by their prose, without
+        // their code blocks (the guides are mostly files). That keeps the index the browser loads small.
         _render(src, env, md) {
-          if (!env.relativePath.startsWith('api/')) return md.render(src, env);
+          if (!env.relativePath.startsWith('api/')) return md.render(src.replace(/^(```+)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, ''), env);
           const headings = src.split('\n').filter((line) => /^(#|###) /.test(line));
           return md.render(headings.join('\n\n'), env);
         },

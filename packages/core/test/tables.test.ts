@@ -115,6 +115,9 @@ describe("one of the SDK's own options: one entry in EMBED_OPTIONS, its change i
     const el = document.body.firstElementChild as InstanceType<typeof PlatformDashboardElement>;
     await flush();
     expect(el.state.error?.message).toContain('attribute watermark must be "true", "false" or empty (got "maybe")');
+    // (Removed before the file's DOM is torn down, which would disconnect it then.)
+    el.remove();
+    await flush();
   });
 
   test("Vue declares it as a prop, cast as a boolean as the entry's attribute kind says", async () => {

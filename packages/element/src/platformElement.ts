@@ -2,7 +2,6 @@ import {
   EVENT_PREFIX,
   EVENT_SCHEMAS,
   EmbedError,
-  ErrorCode,
   actionHelpers,
   bindingOptions,
   checkAttributes,
@@ -35,40 +34,46 @@ export type NumberAttribute = AttributesOf<'number' | 'retry'>;
 /** The plain string attributes (`session` is a literal session id, `initial-session` one minted by the server). Derived from the core's option tables. */
 export type StringAttribute = AttributesOf<'string'>;
 
-// How each attribute is read, and the option it sets, from the core's option tables.
-const READ = new Map(
-  bindingOptions().flatMap(({ name, attribute, attributeName }) => (attribute ? [[attributeName, [name, attribute]] as const] : [])),
-);
-const invalid = (message: string) => new EmbedError(ErrorCode.InvalidOption, message);
-// The attribute of each option whose name is another (`colorScheme` is `color-scheme`): the core's
-// refusals name options, an element's user wrote attributes.
-const ATTRIBUTES = new Map([...READ].flatMap(([attribute, [name]]) => (name != attribute ? [[name as string, attribute]] : [])));
-const OPTION_NAME = new RegExp(`\\b(${[...ATTRIBUTES.keys()].join('|')})\\b`, 'g');
-const inAttributeWords = (message: string) => message.replace(OPTION_NAME, (name) => ATTRIBUTES.get(name)!);
+// How each attribute is read and the option it sets, and each option's attribute (`colorScheme`
+// is `color-scheme`: the core's refusals name options, an element's user wrote attributes), from
+// the core's option tables.
+const READ = new Map<string, [name: string, kind: AttributeKind]>();
+const ATTRIBUTE = new Map<string, string>();
+for (const { name, attribute, attributeName } of bindingOptions())
+  if (attribute) {
+    READ.set(attributeName, [name, attribute]);
+    ATTRIBUTE.set(name, attributeName);
+  }
+const inAttributeWords = (message: string) => message.replace(/\w+/g, (word) => ATTRIBUTE.get(word) ?? word);
+const invalid = (message: string) => new EmbedError('invalid-option', message);
 // Every attribute of the elements.
 const KNOWN = [...READ.keys(), 'session-url'];
 
+// An attribute's value as its option (`kind` says how, see AttributeKind); an invalid one throws,
+// naming the attribute (and, in development, what it must be).
 function read(kind: AttributeKind, name: string, value: string): unknown {
-  switch (kind) {
-    case 'flagOrName':
-      return value == 'false' ? false : value == '' || value == 'true' || value;
-    case 'flag':
-      if (value == 'false') return false;
-      if (value == '' || value == 'true') return true;
-      throw invalid(`attribute ${name} must be "true", "false" or empty (got "${value}")`);
-    case 'json':
-      try {
-        const parsed: unknown = JSON.parse(value);
-        if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
-      } catch {}
-      throw invalid(`attribute ${name} must be a JSON object (got ${JSON.stringify(value.slice(0, 40))})`);
-    case 'retry':
-    case 'number':
-      if (kind == 'retry' && value == 'false') return false;
-      if (value.trim() && +value >= 0) return +value;
-      throw invalid(`attribute ${name} must be a number of ${kind == 'retry' ? 'retries or "false"' : 'milliseconds'} (got "${value}")`);
-  }
-  return value;
+  if (kind == 'string') return value;
+  if (kind == 'json')
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed;
+    } catch {}
+  else if (value == 'false' && kind != 'number') return false;
+  else if (kind == 'flagOrName') return value == '' || value == 'true' || value;
+  else if (kind == 'flag') {
+    if (value == '' || value == 'true') return true;
+  } else if (value.trim() && +value >= 0) return +value;
+  throw invalid(
+    __DEV__
+      ? `attribute ${name} must be ${
+          kind == 'flag'
+            ? '"true", "false" or empty'
+            : kind == 'json'
+              ? 'a JSON object'
+              : `a number of ${kind == 'retry' ? 'retries or "false"' : 'milliseconds'}`
+        } (got ${kind == 'json' ? JSON.stringify(value.slice(0, 40)) : `"${value}"`})`
+      : name,
+  );
 }
 
 // Without a DOM (Node, server rendering) the classes still load; they are just never defined.
@@ -117,7 +122,7 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
   /** The attributes whose changes the element reacts to. */
-  static readonly observedAttributes: string[] = [...READ.keys(), 'session-url'];
+  static readonly observedAttributes: string[] = KNOWN;
 
   #binding = createBinding<S>(inAttributeWords);
   #session: SessionSource | undefined;
@@ -150,9 +155,10 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   ) {
     super();
     this.#binding.subscribe(() => this.#changed());
+    // A click on a retry control of the error child reloads.
     this.addEventListener('click', (event) => {
-      const retry = (event.target as Element).closest?.('[data-platform-retry]');
-      if (retry?.closest('[slot=error]')?.parentElement == this) this.reload().catch(() => {});
+      if ((event.target as Element).closest?.('[data-platform-retry]')?.closest('[slot=error]')?.parentElement == this)
+        this.reload().catch(() => {});
     });
     // A property set before the element was upgraded shadows the accessor: move it over.
     if (Object.hasOwn(this, 'session')) {
@@ -267,7 +273,11 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
       ? this.handle.reload(session)
       : Promise.reject(
           this.state.error ??
-            invalid(`<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`),
+            invalid(
+              __DEV__
+                ? `<${this.localName}> mounts once connected with base-url${this.idAttribute ? ' and ' + this.idAttribute : ''}`
+                : this.localName,
+            ),
         );
   }
 

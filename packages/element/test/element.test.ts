@@ -157,6 +157,42 @@ describe('attributes to options', () => {
     expect(listenerCount()).toBe(0);
   });
 
+  test.each([
+    ['allow-export="yes"', 'allow-export'],
+    ['keep-alive="false"', null],
+    [`filters='[1]'`, 'filters'],
+    ['ready-timeout="soon"', 'ready-timeout'],
+    ['retry="false"', null],
+    ['session-timeout="false"', 'session-timeout'],
+    ['retry="-1"', 'retry'],
+  ])('production: invalid %s names the attribute only', async (attributes, named) => {
+    globalThis.__DEV__ = false;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" ${attributes}></platform-dashboard>`;
+      const el = document.body.firstElementChild as PlatformDashboardElement;
+      await tick();
+      if (named) expect(el.state.error!.message).toBe(`[platform-embed] ${named}`);
+      else expect(el.state.error).toBeNull();
+    } finally {
+      globalThis.__DEV__ = true;
+    }
+  });
+
+  test("production: the core's refusal, which names the option, in the markup's words", async () => {
+    globalThis.__DEV__ = false;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id=".."></platform-dashboard>`;
+      const el = document.body.firstElementChild as PlatformDashboardElement;
+      await tick();
+      expect(el.state.error!.message).toMatch(/\bpublic-id\b/);
+      expect(el.state.error!.message).not.toContain('publicId');
+    } finally {
+      globalThis.__DEV__ = true;
+    }
+  });
+
   test('fixing an invalid attribute mounts', async () => {
     document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" allow-export="yes"></platform-dashboard>`;
     const el = document.body.firstElementChild as PlatformDashboardElement;
@@ -403,6 +439,15 @@ describe('reloads and cleanup', () => {
   test('reload() without a mount rejects with what is missing', async () => {
     const el = document.createElement('platform-dashboard');
     await expect(el.reload()).rejects.toThrow('<platform-dashboard> mounts once connected with base-url and public-id');
+  });
+
+  test('production: reload() without a mount rejects naming the element', async () => {
+    globalThis.__DEV__ = false;
+    try {
+      await expect(document.createElement('platform-chat').reload()).rejects.toThrow(/^\[platform-embed\] platform-chat$/);
+    } finally {
+      globalThis.__DEV__ = true;
+    }
   });
 });
 

@@ -33,7 +33,7 @@ function frameworkSignal(error: unknown): unknown {
  * platform is down, a rate limit), it resolves to `undefined` and reports the failure to
  * `onError`: the page still renders, and the embed's `session` function gets the next chance (its
  * error UI shows if that fails too). A framework's own signal is thrown on as it is, unreported
- * (see {@link frameworkSignal}): with Next.js's `cacheComponents`, the prerender that ends while
+ * (an error, or one of its causes, with a string `digest`): with Next.js's `cacheComponents`, the prerender that ends while
  * the call is under way stays silent, and `redirect()` from your auth still redirects.
  *
  * Only for pages that are never cached or shared: a session is single-use and belongs to one

@@ -1,12 +1,4 @@
-import {
-  defineComponent,
-  h,
-  shallowRef,
-  type ComponentObjectPropsOptions,
-  type DefineSetupFnComponent,
-  type SlotsType,
-  type VNode,
-} from 'vue';
+import { h, shallowRef, type DefineSetupFnComponent, type SlotsType, type VNode } from 'vue';
 import {
   ACTION_SCHEMAS,
   EVENT_SCHEMAS,
@@ -25,7 +17,7 @@ import {
   type EventName,
   type Surface,
 } from '@platform-embed/core';
-import { usePlatformEmbed, type EmbedEventHandlers, type PlatformEmbedOptions } from './usePlatformEmbed';
+import { usePlatformEmbed, type EmbedEventHandlers, type EventDispatch, type PlatformEmbedOptions } from './usePlatformEmbed';
 
 /**
  * Props of {@link PlatformDashboard}, {@link PlatformChat} and {@link PlatformApp}: the core's
@@ -111,9 +103,16 @@ const PROPS = /* @__PURE__ */ Object.fromEntries(
   ]),
 );
 
+// (What `defineComponent(setup, { name, props, emits })` returns, written out: its types are PlatformEmbedComponent's.)
 const create = <S extends Surface>(surface: S, name: string) =>
-  defineComponent(
-    (props: Record<string, unknown>, { emit, expose, slots }) => {
+  ({
+    name,
+    props: PROPS,
+    emits: [...Object.keys(EVENT_SCHEMAS), 'event'],
+    setup(
+      props: Record<string, unknown>,
+      { emit, expose, slots }: { emit: EventDispatch; expose: (api: object) => void; slots: PlatformEmbedSlots },
+    ) {
       const container = shallowRef<HTMLElement | null>(null);
       const { state, embed } = usePlatformEmbed(container, () => ({ ...props, surface }) as unknown as PlatformEmbedOptions<S>, emit);
       const api: Record<string, unknown> = { state, embed };
@@ -145,8 +144,7 @@ const create = <S extends Surface>(surface: S, name: string) =>
         );
       };
     },
-    { name, props: PROPS as ComponentObjectPropsOptions<Record<string, unknown>>, emits: [...Object.keys(EVENT_SCHEMAS), 'event'] },
-  ) as unknown as PlatformEmbedComponent<S>;
+  }) as unknown as PlatformEmbedComponent<S>;
 
 /**
  * Embeds a published dashboard. Props are declarative: the core decides what a change means.

@@ -45,15 +45,13 @@ export interface PlatformEmbedResult<S extends Surface> {
   detach(): void;
 }
 
-// What each <KeepAlive> calls before it deactivates a component: one call per embed inside it.
-const kept = /* @__PURE__ */ new WeakMap<ComponentInternalInstance, Set<(vnode?: VNode) => void>>();
-
 /*
  * <KeepAlive> deactivates a component by moving its DOM into a detached container before any of
  * its hooks runs, and an iframe taken out of the document unloads. Vue has no hook before that
  * move, so the `deactivate` of each enclosing <KeepAlive>'s context (what Vue's renderer calls
  * for a kept component, Vue 3.0 to 3.5) is wrapped once: it first moves aside the embeds inside
- * the component it deactivates, wherever they are in its tree.
+ * the component it deactivates, wherever they are in its tree (the wrapper holds them, as
+ * `embeds`: one call per embed inside that <KeepAlive>).
  *
  * That is an internal no public API promises, so it is wrapped only where it has the shape we
  * know (a function on the context, which takes the assignment), and nothing here throws: without
@@ -64,27 +62,24 @@ function beforeDeactivate(instance: ComponentInternalInstance, detach: () => voi
   const aside = (vnode?: VNode) => {
     for (let node: ComponentInternalInstance | null = instance; node; node = node.parent) if (node == vnode?.component) return detach();
   };
+  type Deactivate = Function & { embeds?: Set<typeof aside> };
   for (let parent = instance.parent; parent; parent = parent.parent)
-    if ((parent.type as { __isKeepAlive?: boolean }).__isKeepAlive) {
-      let embeds = kept.get(parent);
-      if (!embeds)
-        try {
-          const context = (parent as unknown as { ctx: { deactivate: unknown } }).ctx;
-          const deactivate = context.deactivate;
-          const all = new Set<typeof aside>();
-          // (Whatever Vue passes goes on as it is; what it returns, Vue 3.5 reads.)
-          const wrapped = (...args: unknown[]) => (
-            all.forEach((call) => call(args[0] as VNode | undefined)),
-            (deactivate as Function).apply(context, args)
+    if ((parent.type as { __isKeepAlive?: boolean }).__isKeepAlive)
+      try {
+        const context = (parent as unknown as { ctx: { deactivate: Deactivate } }).ctx;
+        const deactivate = context.deactivate;
+        const embeds = deactivate.embeds ?? new Set();
+        // (Whatever Vue passes goes on as it is; what it returns, Vue 3.5 reads.)
+        if (!deactivate.embeds && typeof deactivate == 'function')
+          context.deactivate = Object.assign(
+            (...args: unknown[]) => (embeds.forEach((call) => call(args[0] as VNode | undefined)), deactivate.apply(context, args)),
+            { embeds },
           );
-          if (typeof deactivate == 'function') context.deactivate = wrapped;
-          if (context.deactivate == wrapped) kept.set(parent, (embeds = all));
-        } catch {}
-      if (embeds) {
-        embeds.add(aside);
-        onScopeDispose(() => embeds.delete(aside));
-      }
-    }
+        if (context.deactivate.embeds == embeds) {
+          embeds.add(aside);
+          onScopeDispose(() => embeds.delete(aside));
+        }
+      } catch {}
 }
 
 /** Receives the events of {@link usePlatformEmbed} (a component's `emit` fits). */
