@@ -2,7 +2,7 @@ import { EVENT_PREFIX, EVENT_SCHEMAS, SOURCE } from './catalog';
 import type { Controller } from './context';
 import type { Diagnostic } from './embedOptions';
 import { EmbedError } from './errors';
-import { eventProp, isEventName, shortName, type EventMessage, type EventName } from './protocol';
+import { EVENT_PROPS, isEventName, shortName, type EventMessage } from './protocol';
 import { createRegistry } from './registry';
 
 /*
@@ -28,8 +28,6 @@ export const reportError = (error: EmbedError, fatal: boolean, surface: string, 
   if (!emit([payload, { source: SOURCE, direction: 'event', type: EVENT_PREFIX + 'error', payload, timestamp: Date.now(), surface }]))
     console.error(error);
 };
-// The handler option of each event of the catalog.
-const PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
 
 /**
  * Gives the controller the host's handlers: `_log`, `_diagnose`, `_call`, `_emit`, `_report`,
@@ -81,7 +79,7 @@ export function createHandlers(
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
   const emit = (name: string, args: unknown[]) => {
     events._emit(name, args);
-    call(c._options[name == '*' ? 'onEvent' : PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+    call(c._options[name == '*' ? 'onEvent' : EVENT_PROPS.get(name)!] as Function | undefined, typeOf(args), args);
   };
   c._log = log;
   c._diagnose = diagnose;

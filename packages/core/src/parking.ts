@@ -17,11 +17,10 @@
  * adopting it loads a new frame with a fresh session and the whole kept state.
  */
 
-import { EVENT_SCHEMAS } from './catalog';
 import type { Controller } from './context';
 import { EmbedError } from './errors';
 import { toOrigin } from './origin';
-import { eventProp, type EventName } from './protocol';
+import { EVENT_PROPS } from './protocol';
 import { whenGone } from './whenGone';
 
 /** The bounds of the parking lot. Change them with {@link configureParking}. */
@@ -227,9 +226,7 @@ export const liveUnder = (surface: string, name: string | undefined): object | u
  * The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()`
  * subscribers stay, and so do `onDiagnostic` and `debug`: what a parked embed notices is still reported).
  */
-const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries(
-  [...Object.keys(EVENT_SCHEMAS).map((name) => eventProp(name as EventName)), 'onEvent'].map((prop) => [prop, undefined]),
-);
+const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
 
 /**
  * The keeping of one controller: `_stow` moves it out of its container into a slot of the lot,

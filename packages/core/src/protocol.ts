@@ -37,6 +37,8 @@ export const kebabCase = <S extends string>(name: S): KebabCase<S> => name.repla
 export type EventPropName<K extends EventName = EventName> = `on${Capitalize<CamelCase<K>>}`;
 /** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
 export const eventProp = <K extends EventName>(name: K): EventPropName<K> => ('on' + camelCase('-' + name)) as EventPropName<K>;
+/** The handler option of each event of the catalog, by event name. @internal */
+export const EVENT_PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
 
 /** Payload of `ready`. */
 export type ReadyPayload = EventMap['ready'];
