@@ -6,6 +6,8 @@
 //
 //   node scripts/sizeAblation.mjs           # the table
 //   node scripts/sizeAblation.mjs --check   # only that every edit still finds its text (fast; a unit test runs it)
+//   node scripts/sizeAblation.mjs --write   # the table, also written into docs/size-budget.md (between
+//                                           # its `<!-- ablation -->` and `<!-- /ablation -->` markers)
 //
 // So that a restructuring cannot break a row silently:
 // - an edit names a piece of text, never a file: it is looked for in every source file of the
@@ -259,16 +261,38 @@ async function main() {
   const width = Math.max(...variants.map(([name]) => name.length));
   console.log(`${'part removed'.padEnd(width)}  ${names.map((name) => `${name} saves`.padStart(22)).join('')}`);
   const failures = [];
+  const rows = [];
   for (const [name, variant] of variants) {
     const sizes = await measure(variant);
     const savings = names.map((bundleName) => whole[bundleName] - sizes[bundleName]);
     console.log(`${name.padEnd(width)}  ${savings.map((saved) => `${saved} B`.padStart(22)).join('')}`);
     if (savings.every((saved) => saved <= 0)) failures.push(name);
+    rows.push([name, ...savings]);
   }
   if (failures.length > 0) {
     console.error(`\nThese removals saved nothing: their edits no longer take the part out.\n- ${failures.join('\n- ')}`);
     process.exitCode = 1;
-  }
+  } else if (process.argv.includes('--write')) writeTable(whole, names, rows);
+}
+
+/** Writes the table into docs/size-budget.md, between its ablation markers. */
+function writeTable(whole, names, rows) {
+  const file = join(root, 'docs/size-budget.md');
+  const [start, end] = ['<!-- ablation -->', '<!-- /ablation -->'];
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`docs/size-budget.md has no ${start} ... ${end} block`);
+  const bytes = (n) => `${n.toLocaleString('en')} B`;
+  const table = [
+    `(\`node scripts/sizeAblation.mjs --write\`; the whole, production min+gzip: ${names.map((name) => `${name} ${bytes(whole[name])}`).join(', ')}.)`,
+    '',
+    `| part removed | ${names.map((name) => `${name} saves`).join(' | ')} |`,
+    `| --- | ${names.map(() => '---:').join(' | ')} |`,
+    ...rows.map(([name, ...savings]) => `| ${name} | ${savings.map(bytes).join(' | ')} |`),
+  ].join('\n');
+  writeFileSync(file, `${text.slice(0, from + start.length)}\n\n${table}\n\n${text.slice(to)}`);
+  console.log(`\nwritten into ${relative(root, file)}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
