@@ -272,11 +272,11 @@ async function main() {
   if (failures.length > 0) {
     console.error(`\nThese removals saved nothing: their edits no longer take the part out.\n- ${failures.join('\n- ')}`);
     process.exitCode = 1;
-  } else if (process.argv.includes('--write')) writeTable(whole, names, rows);
+  } else if (process.argv.includes('--write')) await writeTable(whole, names, rows);
 }
 
 /** Writes the table into docs/size-budget.md, between its ablation markers. */
-function writeTable(whole, names, rows) {
+async function writeTable(whole, names, rows) {
   const file = join(root, 'docs/size-budget.md');
   const [start, end] = ['<!-- ablation -->', '<!-- /ablation -->'];
   const text = readFileSync(file, 'utf8');
@@ -291,7 +291,10 @@ function writeTable(whole, names, rows) {
     `| --- | ${names.map(() => '---:').join(' | ')} |`,
     ...rows.map(([name, ...savings]) => `| ${name} | ${savings.map(bytes).join(' | ')} |`),
   ].join('\n');
-  writeFileSync(file, `${text.slice(0, from + start.length)}\n\n${table}\n\n${text.slice(to)}`);
+  const written = `${text.slice(0, from + start.length)}\n\n${table}\n\n${text.slice(to)}`;
+  // (Formatted as `pnpm lint` checks it.)
+  const prettier = await import('prettier');
+  writeFileSync(file, await prettier.format(written, { ...(await prettier.resolveConfig(file)), filepath: file }));
   console.log(`\nwritten into ${relative(root, file)}`);
 }
 
