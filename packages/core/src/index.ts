@@ -51,7 +51,14 @@ export {
   type SessionResult,
   type SessionSource,
 } from './embedOptions';
-export { bindingOptions, eventHandlers, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
+export {
+  bindingOptions,
+  eventHandlers,
+  type AttributeName,
+  type AttributesOf,
+  type BindingOptionName,
+  type DefaultOffAttribute,
+} from './bindingOptions';
 export { KEPT_STATE, type HostState, type KeptName, type KeptStateSpec } from './keptState';
 export { MAX_RETRY_AFTER, MAX_SESSION_BODY, MAX_SESSION_ID } from './sessionSource';
 export { LAZY_MARGIN } from './lazyStart';
