@@ -568,11 +568,12 @@ async function composition() {
     plugins: [
       entry(`export { embedDashboard } from ${JSON.stringify(resolve(src, 'index.ts'))};`),
       esbuild({ target: 'es2022', define: { __DEV__: 'false' } }),
-      minify(),
     ],
     onwarn: () => {},
   });
-  const [chunk] = (await sources.generate({ format: 'es' })).output;
+  // As the package's production build ships it: internal names shortened, then minified.
+  const { mangleInternals } = await import('../scripts/rollup.mjs');
+  const [chunk] = (await sources.generate({ format: 'es', plugins: [mangleInternals(), minify()] })).output;
   const literal = /`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g;
   const modules = Object.entries(chunk.modules)
     .filter(([, m]) => m.renderedLength)

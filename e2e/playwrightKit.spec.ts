@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { expect, test as base } from '@platform-embed/mock/playwright';
+import type { Page } from '@playwright/test';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 
 /*
@@ -75,4 +76,27 @@ test('each test starts with a fresh mock: sessions, and the page helpers of a fa
   await expect(dashboard.errorBanner).toBeVisible();
   await expect(dashboard.eventLog).toContainText('error');
   expect(platform.sessions()[0]).toMatchObject({ usedAt: expect.any(Number) });
+});
+
+// A page shared by the tests of a serial block keeps its page-wide session record between them:
+// a Retry-After wait one test's throttled route left must not hold the next test's session calls.
+test.describe.serial('a page shared by tests', () => {
+  let shared: Page;
+  const RECORD = "Symbol.for('platform-embed.sessions@2')";
+  const wait = () => shared.evaluate(`globalThis[${RECORD}]?.until`);
+  test.beforeAll(async ({ browser, host }) => {
+    shared = await browser.newPage({ baseURL: host.origin });
+    await shared.goto('/sales');
+  });
+  test.afterAll(() => shared.close());
+
+  test('one test leaves a Retry-After wait in the page (as a 429 with Retry-After: 30 does)', async ({ platform }) => {
+    await platform.embedIn(shared).ready();
+    await shared.evaluate(`globalThis[${RECORD}].until = Date.now() + 30000`);
+    expect(await wait()).toBeGreaterThan(Date.now());
+  });
+
+  test('the next test finds no wait: the fixture ended it', async () => {
+    expect(await wait()).toBe(0);
+  });
 });

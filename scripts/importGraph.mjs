@@ -6,8 +6,10 @@
 //
 //   node scripts/importGraph.mjs [packages/core/src] [--max=9]
 //
-// Prints every file by level, the circles, and the depth (the highest level). With --max it
-// exits 1 when the depth is over it or there is a circle.
+// Prints every file by level, the circles, the depth (the highest level), and each file raised by
+// a type: a level higher than its value imports alone would give it, only for the files it
+// imports nothing but types from. With --max it exits 1 when the depth is over it, or there is a
+// circle or a file raised by a type of a file with code.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -19,19 +21,38 @@ const files = readdirSync(root, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
   .map((e) => join(e.parentPath, e.name));
 
-/** The package files `file` imports (relative specifiers only), type-only imports included. */
+/** Whether an import or export statement brings only types (`import type`, or every name marked `type`). */
+const typeOnly = (statement) => {
+  const names = /\{([^}]*)\}/.exec(statement)?.[1];
+  if (/^\s*(?:import|export)\s+type\b/.test(statement)) return true;
+  if (!names || /^\s*import\s+\w/.test(statement.replace(/^\s*import\s+type\b/, ''))) return false;
+  const list = names
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return list.length > 0 && list.every((n) => n.startsWith('type '));
+};
+
+/**
+ * The package files `file` imports (relative specifiers only), type-only imports included, and
+ * those it imports only types from.
+ */
 function importsOf(file) {
   const source = readFileSync(file, 'utf8');
   const found = new Set();
-  for (const [, spec] of source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"](\.[^'"]+)['"]/g)) {
+  const values = new Set();
+  for (const [statement, spec] of source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"](\.[^'"]+)['"]/g)) {
     const base = resolve(dirname(file), spec);
     const target = [base + '.ts', base + '.tsx', join(base, 'index.ts')].find((candidate) => files.includes(candidate));
-    if (target) found.add(target);
+    if (!target) continue;
+    found.add(target);
+    if (!typeOnly(statement)) values.add(target);
   }
-  return [...found];
+  return { all: [...found], typesOnly: [...found].filter((f) => !values.has(f)) };
 }
 
-const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const imports = new Map(files.map((f) => [f, importsOf(f)]));
+const graph = new Map(files.map((f) => [f, imports.get(f).all]));
 
 // Strongly connected components (Tarjan): a component of more than one file is a circle; the
 // levels are those of the graph of components, so the files above a circle still get one.
@@ -82,4 +103,29 @@ const depth = Math.max(0, ...level.values());
 console.log(`${relative(process.cwd(), root)}: ${files.length} files, depth ${depth}, ${circles.length} circle(s)`);
 for (let l = depth; l >= 1; l--) console.log(`  level ${String(l).padStart(2)}: ${(byLevel.get(l) ?? []).sort().join(', ')}`);
 for (const c of circles) console.log(`  circle: ${c.join(' <-> ')}`);
-if (!Number.isNaN(max) && (depth > max || circles.length)) process.exit(1);
+// A file raised by a type: its level would be lower without the files it imports only types
+// from. Two cases: a type of a file with code (the type could live lower, in a types module), and
+// a type of a types module (a file of declarations only, such as the controller's context, which
+// sits above the types it gathers): listed apart, as the second is what a types module is for.
+const declarationsOnly = (file) =>
+  !readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+    .split('\n')
+    .some((line) =>
+      /^(?:export\s+)?(?:const|let|var|function|async|class|enum|default)\b|^export\s*(?:\*|\{(?!.*\btype\b))/.test(line.trim()),
+    );
+const raised = { code: [], declarations: [] };
+for (const f of files) {
+  const { all, typesOnly } = imports.get(f);
+  const highest = (list) => Math.max(0, ...list.map((dep) => level.get(dep)));
+  const withoutTypes = highest(all.filter((dep) => !typesOnly.includes(dep))) + 1;
+  if (withoutTypes < level.get(f)) {
+    const by = typesOnly.filter((dep) => level.get(dep) + 1 === level.get(f));
+    const line = `${relative(root, f)} (level ${level.get(f)}, ${withoutTypes} without the types of ${by.map((dep) => relative(root, dep)).join(', ')})`;
+    // (A types module itself gathers types from where they are declared: it is listed with the second.)
+    raised[declarationsOnly(f) || by.every(declarationsOnly) ? 'declarations' : 'code'].push(line);
+  }
+}
+for (const r of raised.code.sort()) console.log(`  raised by a type of a file with code: ${r}`);
+for (const r of raised.declarations.sort()) console.log(`  raised by a type of a types module: ${r}`);
+if (!Number.isNaN(max) && (depth > max || circles.length || raised.code.length)) process.exit(1);

@@ -13,11 +13,14 @@
 // - [name].bundler.mjs, `process.env.NODE_ENV !== 'production'`: the `module` condition, for a
 //   bundler that resolves neither mode (esbuild without `--conditions`); it replaces
 //   `process.env.NODE_ENV` (esbuild does so by itself for the browser) and drops the dead branch;
+//   (these two, what production bundles are made of, have their internal names shortened: see
+//   `mangleInternals`;)
 // - [name].mjs/.cjs, `isDevelopment()`: `import`/`require` (Node, Jest, a browser without a
 //   bundler); NODE_ENV is read when a check runs, never while the module loads, and without
 //   `process` it is production.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { transform } from 'esbuild';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 
@@ -59,12 +62,36 @@ export function devFlag(value = NODE_ENV_CHECK) {
   };
 }
 
-/** The builds of a package whose source reads `__DEV__`; one build (`''`) for the others. */
+/**
+ * The names of internal properties: `_` and a lowercase letter (the core's controller context,
+ * its parts' operations; see packages/core/src/context.ts). Nothing public, nothing another package
+ * reads and nothing of a page-wide record (read by other copies of the SDK) is named so.
+ */
+export const INTERNAL_NAME = /^_[a-z]/;
+
+/**
+ * Renames the internal properties (see {@link INTERNAL_NAME}) of each chunk to short names
+ * (esbuild's `mangleProps`, which never picks a name another property of the chunk has), so a
+ * readable name costs no bytes in what ships. A chunk is renamed whole: every file of it agrees.
+ * (Two chunks of one build may not share an internal name: each is renamed on its own.)
+ * @returns {import('rollup').Plugin} an output plugin
+ */
+export function mangleInternals() {
+  return {
+    name: 'mangle-internals',
+    async renderChunk(code) {
+      const result = await transform(code, { mangleProps: INTERNAL_NAME, target: 'es2022', sourcemap: 'external' });
+      return { code: result.code, map: result.map };
+    },
+  };
+}
+
+/** The builds of a package whose source reads `__DEV__`; one build (`''`) for the others. `mangle`: what production bundles are made of. */
 const DEV_BUILDS = [
   { suffix: '', flag: 'runtime', formats: ['es', 'cjs'] },
-  { suffix: '.bundler', flag: NODE_ENV_CHECK, formats: ['es'] },
+  { suffix: '.bundler', flag: NODE_ENV_CHECK, formats: ['es'], mangle: true },
   { suffix: '.development', flag: 'true', formats: ['es', 'cjs'] },
-  { suffix: '.production', flag: 'false', formats: ['es', 'cjs'] },
+  { suffix: '.production', flag: 'false', formats: ['es', 'cjs'], mangle: true },
 ];
 
 /** Whether a file under `dir` (the package's src) reads `__DEV__`, other than its declaration. */
@@ -128,12 +155,12 @@ export function packageConfig(options = {}) {
     esbuild({ target: 'es2022', tsconfig: resolve('../../tsconfig.base.json') }),
   ];
   return [
-    ...builds.map(({ suffix, flag, formats }) => ({
+    ...builds.map(({ suffix, flag, formats, mangle }) => ({
       input,
       external: (id) => external(id) || isClient(id),
       onwarn,
       plugins: plugins(flag),
-      output: formats.map((format) => output(format, suffix)),
+      output: formats.map((format) => ({ ...output(format, suffix), plugins: mangle ? [mangleInternals()] : [] })),
     })),
     ...(options.client
       ? builds.map(({ suffix, flag, formats }) => ({

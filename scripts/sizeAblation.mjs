@@ -6,6 +6,8 @@
 //
 //   node scripts/sizeAblation.mjs           # the table
 //   node scripts/sizeAblation.mjs --check   # only that every edit still finds its text (fast; a unit test runs it)
+//   node scripts/sizeAblation.mjs --write   # the table, also written into docs/size-budget.md (between
+//                                           # its `<!-- ablation -->` and `<!-- /ablation -->` markers)
 //
 // So that a restructuring cannot break a row silently:
 // - an edit names a piece of text, never a file: it is looked for in every source file of the
@@ -24,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import esbuild from 'rollup-plugin-esbuild';
 import terser from '@rollup/plugin-terser';
-import { devFlag } from './rollup.mjs';
+import { devFlag, mangleInternals } from './rollup.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const PACKAGES = ['core', 'element'];
@@ -35,13 +37,16 @@ const PACKAGES = ['core', 'element'];
  * take out the feature, not what the rest calls.
  */
 export const PARTS = {
-  'update() and what it plans from the option tables (planUpdate)': [['attempt.frame, update, send,', 'attempt.frame, () => {}, send,']],
+  // (The update stays, as a function that does nothing: the keeper's adoption calls it.)
+  'update() and what it plans from the option tables (planUpdate)': [
+    ['  c._update = (partial) => {\n', '  c._update = () => {};\n  const unused = (partial: Partial<AnyOptions>) => {\n'],
+  ],
   'keep-alive, parking, preload (parking.ts)': [
     ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
-      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n',
+      '  handle: object,\n) {\n',
       // A keeper that keeps nothing: every method does nothing and answers false (whatever methods a keeper gains).
-      'export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
+      '  handle: object,\n) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
     ],
     [' preload,', ''],
     ["export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';", ''],
@@ -56,18 +61,18 @@ export const PARTS = {
       'export function pageRecord(report?: (diagnostic: Diagnostic) => void): PageRecord {\n  return (own ??= created(new Map()));\n',
     ],
   ],
-  'opaque-origin refusal': [['        refuseOpaqueOrigin();\n', '']],
+  'opaque-origin refusal': [['      refuseOpaqueOrigin();\n', '']],
   'checks in every build (ids, timeouts, retry)': [['  checkAlways(surface, o);\n', '']],
   'hidden is not gone (binding: a hidden container keeps its embed)': [
     ['if (!container || !hidden(container)) return drop();', 'return drop();'],
   ],
   'lazy loading (IntersectionObserver)': [
-    ["if (seen || !lazy || typeof IntersectionObserver == 'undefined') return start();", 'return start();'],
+    ["if (seen || c._options.loading != 'lazy' || typeof IntersectionObserver == 'undefined') return start();", 'return start();'],
   ],
   'retries (backoff, offline and hidden-tab waits)': [
     ["if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
-  'CSP detection': [['        watchPolicy(origin(), later, fail);\n', '']],
+  'CSP detection': [['      watchPolicy(c);\n', '']],
   'validation of incoming messages (envelope and payload)': [
     [
       "if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };",
@@ -78,17 +83,14 @@ export const PARTS = {
     ["return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];", 'return [problem, copy];'],
   ],
   'the ready timeout': [
-    [
-      'const waitReady = () => watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), mounted, origin(), later, fail);',
-      'const waitReady = () => {};',
-    ],
+    ['const watchReady = (c: Attempt, mounted: Frame) => {\n', 'const watchReady = (c: Attempt, mounted: Frame) => {\n  return;\n'],
   ],
-  'the session call timeout': [['const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
+  'the session call timeout': [['const ms = clampTimeout(c._options.sessionTimeout ?? SESSION_TIMEOUT);', 'const ms = 0;']],
   'replay of the kept state after ready': [
-    ['    drain(): ActionMessage[] {\n', '    drain(): ActionMessage[] {\n      return pending.splice(0);\n'],
+    ['    _drain(): ActionMessage[] {\n', '    _drain(): ActionMessage[] {\n      return pending.splice(0);\n'],
   ],
-  'debug logging': [['const { debug } = options();', "const debug = false as AnyOptions['debug'];"]],
-  'the action helpers (setColorScheme, ...; send stays)': [['    ...actionHelpers(guardedSend),\n', '']],
+  'debug logging': [['const { debug } = c._options;', 'const debug = false as boolean | Function;']],
+  'the action helpers (setColorScheme, ...; send stays)': [['    ...actionHelpers(send),\n', '']],
 };
 
 /** The bundles measured: what a host's production build ships. */
@@ -166,11 +168,12 @@ async function bundle(
       },
       devFlag(String(development)),
       esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json') }),
-      ...(minify ? [terser({ compress: { passes: 2 }, format: { comments: false } })] : []),
     ],
     onwarn: () => {},
   });
-  const { output } = await build.generate({ format, name, exports });
+  // As the packages' builds ship it: internal names shortened (the smoke test runs them so too), then minified.
+  const plugins = [mangleInternals(), ...(minify ? [terser({ compress: { passes: 2 }, format: { comments: false } })] : [])];
+  const { output } = await build.generate({ format, name, exports, plugins });
   return output[0].code;
 }
 
@@ -258,16 +261,41 @@ async function main() {
   const width = Math.max(...variants.map(([name]) => name.length));
   console.log(`${'part removed'.padEnd(width)}  ${names.map((name) => `${name} saves`.padStart(22)).join('')}`);
   const failures = [];
+  const rows = [];
   for (const [name, variant] of variants) {
     const sizes = await measure(variant);
     const savings = names.map((bundleName) => whole[bundleName] - sizes[bundleName]);
     console.log(`${name.padEnd(width)}  ${savings.map((saved) => `${saved} B`.padStart(22)).join('')}`);
     if (savings.every((saved) => saved <= 0)) failures.push(name);
+    rows.push([name, ...savings]);
   }
   if (failures.length > 0) {
     console.error(`\nThese removals saved nothing: their edits no longer take the part out.\n- ${failures.join('\n- ')}`);
     process.exitCode = 1;
-  }
+  } else if (process.argv.includes('--write')) await writeTable(whole, names, rows);
+}
+
+/** Writes the table into docs/size-budget.md, between its ablation markers. */
+async function writeTable(whole, names, rows) {
+  const file = join(root, 'docs/size-budget.md');
+  const [start, end] = ['<!-- ablation -->', '<!-- /ablation -->'];
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`docs/size-budget.md has no ${start} ... ${end} block`);
+  const bytes = (n) => `${n.toLocaleString('en')} B`;
+  const table = [
+    `(\`node scripts/sizeAblation.mjs --write\`; the whole, production min+gzip: ${names.map((name) => `${name} ${bytes(whole[name])}`).join(', ')}.)`,
+    '',
+    `| part removed | ${names.map((name) => `${name} saves`).join(' | ')} |`,
+    `| --- | ${names.map(() => '---:').join(' | ')} |`,
+    ...rows.map(([name, ...savings]) => `| ${name} | ${savings.map(bytes).join(' | ')} |`),
+  ].join('\n');
+  const written = `${text.slice(0, from + start.length)}\n\n${table}\n\n${text.slice(to)}`;
+  // (Formatted as `pnpm lint` checks it.)
+  const prettier = await import('prettier');
+  writeFileSync(file, await prettier.format(written, { ...(await prettier.resolveConfig(file)), filepath: file }));
+  console.log(`\nwritten into ${relative(root, file)}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -22,7 +22,7 @@ import { gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import esbuild from 'rollup-plugin-esbuild';
 import terser from '@rollup/plugin-terser';
-import { devFlag } from './rollup.mjs';
+import { devFlag, mangleInternals } from './rollup.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const NO_SOURCE = '(no source)';
@@ -119,7 +119,7 @@ export async function attributedScriptTag() {
 }
 
 /**
- * Bundles `options.input` in production, minifies it with terser (`passes` passes) and attributes
+ * Bundles `options.input` in production, shortens its internal names (mangleInternals), minifies it with terser (`passes` passes) and attributes
  * each byte to `[file, line]` (`file` is `name` of the source's path), or `null`.
  */
 async function attributed(options, output, { name = (source) => basename(source), passes = 2 } = {}) {
@@ -129,11 +129,12 @@ async function attributed(options, output, { name = (source) => basename(source)
       ...(options.plugins ?? []),
       devFlag('false'),
       esbuild({ target: 'es2022', tsconfig: join(root, 'tsconfig.base.json'), sourceMap: true }),
-      terser({ compress: { passes }, format: { comments: false }, sourceMap: true }),
     ],
     onwarn: () => {},
   });
-  const { output: chunks } = await build.generate({ ...output, sourcemap: true });
+  // As the production builds ship it: internal names shortened, then minified.
+  const plugins = [mangleInternals(), terser({ compress: { passes }, format: { comments: false }, sourceMap: true })];
+  const { output: chunks } = await build.generate({ ...output, sourcemap: true, plugins });
   const { code, map } = chunks[0];
   // (Sources are relative to the output file, here the working directory.)
   const files = map.sources.map((source) => name(resolve(source)));

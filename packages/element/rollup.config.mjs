@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { devFlag, packageConfig } from '../../scripts/rollup.mjs';
+import { devFlag, mangleInternals, packageConfig } from '../../scripts/rollup.mjs';
 
 // The script-tag bundles: the whole core and the elements in one IIFE, global `PlatformEmbed`.
 // `platform-embed.js` is the development build (every option check and message), readable;
-// `platform-embed.min.js` the production build, minified.
+// `platform-embed.min.js` the production build, its internal names shortened (see mangleInternals), minified.
 const core = resolve('../core/src/index.ts');
 // Three passes: a third folds what the second exposed, ~20 B gzip here (scripts/sizeByFile.mjs
 // --script-tag minifies it the same way).
@@ -22,7 +22,7 @@ const iife = (file, dev) => ({
     format: 'iife',
     name: 'PlatformEmbed',
     exports: 'default',
-    plugins: dev ? [] : [terser(MINIFY)],
+    plugins: dev ? [] : [mangleInternals(), terser(MINIFY)],
   },
 });
 

@@ -13,9 +13,9 @@ import {
   type WritableSignal,
 } from '@angular/core';
 import {
-  EVENT_SCHEMAS,
   IDLE,
   createBinding,
+  eventHandlers,
   eventProp,
   type EmbedBindingOptions,
   type EmbedHandle,
@@ -116,9 +116,8 @@ export function ɵembed<S extends Surface>(component: object, surface: S): ɵEmb
   const fields = component as Record<string, OutputEmitterRef<unknown> & Signal<unknown>>;
   // One handler option per event of the catalog, emitting its output; created once, so an
   // update never sees new handlers.
-  const handlers: Record<string, unknown> = { onEvent: (message: unknown) => zone.run(() => fields['event']!.emit(message)) };
-  for (const event of Object.keys(EVENT_SCHEMAS) as EventName[])
-    handlers[eventProp(event)] = (payload: unknown) => zone.run(() => fields[outputName(event)]!.emit(payload));
+  // (The catch-all's output, `event`, is outputName('event') too.)
+  const handlers = eventHandlers((name, payload) => zone.run(() => fields[outputName(name as EventName)]!.emit(payload)));
   // The SDK's errors go to the console unless the host hears them: while something (an
   // `(error)` binding) subscribes to the `error` output.
   const error = fields['error']!;

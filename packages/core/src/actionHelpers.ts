@@ -1,4 +1,5 @@
-import { ACTION_SCHEMAS, camelCase } from './protocol';
+import { ACTION_SCHEMAS } from './catalog';
+import { camelCase } from './protocol';
 import type { FilterValue } from './launchOptions';
 import { filterUrlParameter } from './url';
 

@@ -1,7 +1,8 @@
 import { createEmbed, type EmbedHandle } from './embed';
 import type { EmbedBindingOptions } from './embedOptions';
-import { EmbedError, PREFIX, reportError } from './errors';
-import type { Surface } from './protocol';
+import type { Surface } from './catalog';
+import { EmbedError, PREFIX } from './errors';
+import { reportError } from './handlers';
 import type { Unsubscribe } from './registry';
 import { keepers } from './parking';
 import { IDLE, type EmbedState } from './status';
@@ -163,16 +164,16 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       // the container right after this call (keepAlive), or hides it and may move it (hidden is
       // not gone), either of which reloads a frame left inside; a mount in the same task moves it
       // back. Parking waits for the unmount to stand (see Keeper.aside).
-      keepers.get(live()!)?.aside();
+      keepers.get(live()!)?._aside();
       queueMicrotask(() => {
         // A mount in the same task bumps `leaving`: the unmount was undone.
         if (at != leaving) return;
         // Parked: the lot has it now, this component lets go.
-        if (keepers.get(live()!)?.park()) return void (unhear!(), (handle = null), (keys = []));
+        if (keepers.get(live()!)?._park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its
         // container really leaves the document. (Out of sight meanwhile: releaseEmbeds() destroys it.)
-        keepers.get(live()!)?.hide();
+        keepers.get(live()!)?._hide();
         unwatch = whenGone(container, () => at == leaving && drop());
       });
     },
@@ -181,6 +182,6 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       if (current) action(current);
       else early.push(action);
     },
-    detach: () => keepers.get(live()!)?.stow(),
+    detach: () => keepers.get(live()!)?._stow(),
   };
 }

@@ -1,12 +1,14 @@
 import { EMBED_OPTIONS, type AttributeKind, type EmbedOptionName, type EmbedOptionSpec } from './embedOptions';
 import { KEPT_STATE, type KeptName, type KeptStateSpec } from './keptState';
 import { LAUNCH_OPTIONS, type LaunchOptionName, type LaunchOptionSpec } from './launchOptions';
-import { entriesOf, kebabCase, type KebabCase } from './protocol';
+import { EVENT_SCHEMAS } from './catalog';
+import { entriesOf, eventProp, kebabCase, type EventName, type KebabCase } from './protocol';
 
 /*
  * What the framework bindings derive from the option tables (embedOptions.ts, launchOptions.ts
  * and keptState.ts): the options they pass through, and for the custom elements each option's
- * attribute, its name and how its string is read, at run time and as template types.
+ * attribute, its name and how its string is read, at run time and as template types; and from
+ * the catalog, the handler options that turn the events into the framework's own.
  */
 
 /** An option a binding passes through (every option but `container`; the event handlers come from the catalog). */
@@ -66,3 +68,16 @@ export const bindingOptions = (): { name: BindingOptionName; attribute?: Attribu
       check: 'check' in spec && typeof spec.check == 'string' ? spec.check : undefined,
     })),
 ];
+
+/**
+ * One handler option per event of the catalog (`onReady`, ...) and `onEvent`, each handing what
+ * it hears to `dispatch`: `(name, payload, message)` for an event of the catalog, `('event',
+ * message)` for the catch-all. The bindings pass them to turn events into their framework's own
+ * (Vue's `emit`, the elements' DOM events, Angular's outputs).
+ * @internal
+ */
+export const eventHandlers = (dispatch: (name: string, ...args: unknown[]) => unknown): Record<string, Function> =>
+  // (`onEvent` is eventProp('event').)
+  Object.fromEntries(
+    [...Object.keys(EVENT_SCHEMAS), 'event'].map((name) => [eventProp(name as EventName), (...args: unknown[]) => dispatch(name, ...args)]),
+  );

@@ -1,12 +1,11 @@
-import type { Schema } from './protocol';
-
 /*
  * The message protocol's catalog, declared once as data: the envelope's constants, the event
  * catalog (embed to host) and the action catalog (host to embed). A field descriptor is either
- * an array of allowed literal values (an enum), or a kind name of protocol.ts's `KINDS`, with
- * alternatives joined by `|` and a trailing `?` for an optional field. Types, validators,
- * action builders and helpers, and the bindings' event props and emits all derive from these
- * two tables: adding an event or an action is a one-entry change.
+ * an array of allowed literal values (an enum), or a kind name of the rule language (rules.ts),
+ * with alternatives joined by `|` and a trailing `?` for an optional field (protocol.ts checks
+ * every descriptor against that language when it compiles). Types, validators, action builders
+ * and helpers, and the bindings' event props and emits all derive from these two tables: adding
+ * an event or an action is a one-entry change.
  */
 
 /** The `source` field of every envelope, in both directions. */
@@ -18,6 +17,8 @@ export const ACTION_PREFIX = 'platform:action:';
 
 /** The three embeddable surfaces. */
 export const SURFACES = ['dashboard', 'app', 'chat'] as const;
+/** An embed surface: `dashboard`, `app` or `chat`. */
+export type Surface = (typeof SURFACES)[number];
 
 /** The event catalog (embed to host), keyed by short event name. */
 export const EVENT_SCHEMAS = {
@@ -59,7 +60,7 @@ export const EVENT_SCHEMAS = {
   },
   /** The embed surfaced an error; `fatal` when the whole surface went down. */
   error: { message: 'string', name: 'string?', context: 'string?', fatal: 'boolean?' },
-} as const satisfies Record<string, Schema>;
+} as const;
 
 /** The action catalog (host to embed), keyed by short action name. `'*'` marks an open object. */
 export const ACTION_SCHEMAS = {
@@ -75,4 +76,4 @@ export const ACTION_SCHEMAS = {
   navigate: { path: 'string' },
   /** Re-runs the embed's queries. */
   refresh: {},
-} as const satisfies Record<string, Schema>;
+} as const;

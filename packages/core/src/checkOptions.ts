@@ -1,9 +1,11 @@
 import { EMBED_OPTIONS, type AnyOptions, type EmbedOptionSpec } from './embedOptions';
-import { EmbedError } from './errors';
+import { EVENT_SCHEMAS, type Surface } from './catalog';
+import { EmbedError, refuse } from './errors';
 import { KEPT_STATE } from './keptState';
-import { LAUNCH_OPTIONS, compileOptions, refuse, type OptionKind } from './launchOptions';
+import { LAUNCH_OPTIONS } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
-import { EVENT_SCHEMAS, entriesOf, eventProp, type EventName, type FieldDescriptor, type Surface } from './protocol';
+import { entriesOf, eventProp, type EventName } from './protocol';
+import { compileOptions, type FieldDescriptor, type OptionKind } from './rules';
 import { buildEmbedUrl } from './url';
 
 /*

@@ -1,4 +1,6 @@
+import type { Surface } from './catalog';
 import { checkOptions } from './checkOptions';
+import type { Controller } from './context';
 import {
   MOVE,
   PRESENT,
@@ -13,20 +15,18 @@ import {
 import { EmbedError } from './errors';
 import { present } from './frame';
 import { createHandle, destroyedError, type EmbedHandle } from './handle';
-import { NO_HANDLERS, createHandlers } from './handlers';
-import { createHostState } from './hostState';
+import { createHandlers } from './handlers';
+import { createHostState, planUpdate } from './hostState';
 import { createLazyStart } from './lazyStart';
-import { createLoadAttempt, type Fail } from './loadAttempt';
+import { createLoadAttempt } from './loadAttempt';
 import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, slot, unslot } from './parking';
-import { planUpdate } from './planUpdate';
-import { createActionOf, type EventMessage, type ReadyPayload, type Surface } from './protocol';
-import { createReceiver, type Reaction } from './receiver';
+import { createActionOf, type ActionMessage, type EventMessage, type ReadyPayload } from './protocol';
+import { createReceiver } from './receiver';
 import { createRetryPolicy } from './retryPolicy';
 import { createScope } from './scope';
-import { createSender } from './sender';
 import { createSessionSource, renewHint } from './sessionSource';
 import { redactSessions } from './sessions';
-import { createStatus, type EmbedStatus } from './status';
+import { createStatus } from './status';
 
 /*
  * The embed controller: one per embed, for its whole life, composing the parts below. It only
@@ -47,10 +47,11 @@ import { createStatus, type EmbedStatus } from './status';
  * Every load, retry and destroy ends the current load's scope (scope.ts) and bumps its
  * generation: async work of an older attempt compares the generation after each `await`, sees
  * it changed and stops, so a slow session call or a late timer never touches a newer iframe.
- * What an option change means is decided by planUpdate.ts from the option tables
- * (embedOptions.ts, launchOptions.ts, keptState.ts); the controller carries it out. Its other
- * parts: the receiver of the embed's messages (receiver.ts), the handle (handle.ts), the handlers
- * (handlers.ts), the status (status.ts) and the keeping of a parked embed (parking.ts).
+ * What an option change means is planned from the option tables (hostState.ts's planUpdate); the
+ * controller carries it out. Its other parts: the receiver of the embed's messages (receiver.ts),
+ * the handle (handle.ts), the handlers (handlers.ts), the status (status.ts) and the keeping of a
+ * parked embed (parking.ts). They share one context (context.ts): each reads what it names of it
+ * and adds its own operations; the controller's own decisions below are added last.
  */
 
 export type { IframeOptions } from './frame';
@@ -69,139 +70,120 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   // An embed parked under the same keep-alive name, for the same viewer, goes on here: the same handle, these options.
   const adopted = adopt(surface, options as AnyOptions);
   if (adopted) return adopted as EmbedHandle<S>;
-  let o = {} as AnyOptions;
-  let origin = '';
-  let container!: HTMLElement;
+  const c = { _surface: surface, _status: createStatus((fn, args) => c._call(fn, 'state', args)) } as Controller;
+  const status = c._status;
   // Checks `next` whole; the returned commit is the only place options change.
   const configure = (next: AnyOptions) => {
-    const [nextOrigin, box] = checkOptions(surface, next);
-    return () => ((o = next), (origin = nextOrigin), (container = box));
+    const [origin, container] = checkOptions(surface, next);
+    return () => ((c._options = next), (c._origin = origin), (c._container = container));
   };
   configure({ ...options } as AnyOptions)();
-
-  const current = () => o;
-  const getOrigin = () => origin;
-  const getContainer = () => container;
-  const scope = createScope();
-  const { later, end } = scope;
-  const handlers = createHandlers(current);
-  const status = createStatus((fn, args) => handlers.call(fn, 'state', args));
-  const host = createHostState(o);
-  const session = createSessionSource(current, handlers.diagnose);
-  const policy = createRetryPolicy(current, later, handlers.diagnose);
-  const isStatus = (name: EmbedStatus) => status.get().status == name;
-  const redact = (text: string) => redactSessions(text, session.current());
+  const host = createHostState(c._options);
+  createScope(c);
+  createHandlers(c);
+  createSessionSource(c);
+  createRetryPolicy(c);
+  createReceiver(c);
+  createLoadAttempt(c);
+  const whenSeen = createLazyStart(c);
+  c._carried = host._url;
+  c._redact = (text) => redactSessions(text, c._sessionId);
 
   // Fails the current attempt: tried again while the policy allows, else the embed is in `error`
   // (a parked one, never shown anywhere, goes).
-  const fail: Fail = (failure, renewable) => {
-    end();
-    if (policy.retry(failure, renewable, start)) status.loading();
+  c._fail = (failure, renewable) => {
+    c._end();
+    if (c._retry(failure, renewable)) status._loading();
     else {
-      status.failed(failure);
-      handlers.report(failure, surface);
-      if (keeper.parked()) destroy();
+      status._failed(failure);
+      c._report(failure);
+      if (keeper._parked()) c._destroy();
     }
   };
   // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
-  const react: Reaction = (name, payload, message) => {
+  c._react = (name, payload, message) => {
     if (name == 'ready') {
-      attempt.frame()!.readies++;
-      end();
-      policy.reset();
-      handlers.ready(message as EventMessage<'ready'>);
+      c._frame!._readies++;
+      c._end();
+      c._resetRetries();
+      c._remember(message as EventMessage<'ready'>);
       // The kept state and the held actions go out before any ready handler or state
       // listener runs, so an action sent from one of those cannot overtake them.
-      host.drain().forEach(post);
-      status.readied(payload as ReadyPayload);
+      host._drain().forEach(post);
+      status._readied(payload as ReadyPayload);
     }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
-    else if (name == 'error' && payload.fatal && !policy.waiting())
-      fail(new EmbedError('fatal', `the embed failed: ${redact(payload.message as string)}${renewHint(o)}`), true);
+    else if (name == 'error' && payload.fatal && !c._waiting)
+      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true);
     // The viewer's place, brought back after a reload.
-    else if (name == 'view' || name == 'navigate') host.keep('path', payload.path);
+    else if (name == 'view' || name == 'navigate') host._keep('path', payload.path);
   };
-  const receive = createReceiver(getOrigin, handlers, redact, react);
   // The frame loaded another document on its own (navigated or reloaded outside the SDK): a ready
   // embed is not ready any more, and waits for the new document's `ready` (or heals on timeout).
-  const again = () => isStatus('ready') && (handlers.ready(undefined), status.loading(), true);
-  const attempt = createLoadAttempt(
-    surface,
-    current,
-    getOrigin,
-    getContainer,
-    session,
-    host.url,
-    scope,
-    receive,
-    fail,
-    handlers.log,
-    again,
-  );
-  // An attempt now: the previous one ended, the retry that waited (if any) has started.
-  const start = () => (end(), policy.started(), handlers.ready(undefined), attempt.start());
-  const whenSeen = createLazyStart(later);
+  c._again = () => status._is('ready') && (c._remember(undefined), status._loading(), true);
+  c._start = () => (c._end(), (c._waiting = false), c._remember(undefined), c._attempt());
   // A new load: once a lazy embed is (near) in view, mount with a fresh session.
   const load = () => {
-    end();
-    status.expect();
-    whenSeen(container, o.loading == 'lazy', () => (status.loading(), start()));
+    c._end();
+    status._expect();
+    whenSeen(() => (status._loading(), c._start()));
   };
-  const { post, dispatch } = createSender(host, status, attempt.frame, getOrigin, handlers.log);
-  const update = (partial: Partial<AnyOptions>) => {
-    const next = { ...o, ...partial } as AnyOptions;
+  // Actions go to the current frame's window, at the tenant origin only (never `'*'`), once it
+  // is ready; before that, one that sets kept state is kept (replayed at `ready`), any other held.
+  const post = (message: ActionMessage) => {
+    message.timestamp = Date.now();
+    c._log('action', message.type);
+    c._frame!._window.postMessage(message, c._origin);
+  };
+  const dispatch = (message: ActionMessage, kept = host._record(message)) =>
+    status._is('ready') ? post(message) : kept || host._push(message);
+  c._update = (partial) => {
+    const next = { ...c._options, ...partial } as AnyOptions;
     const commit = configure(next);
-    const plan = planUpdate(o, next, Object.keys(partial), isStatus('idle'));
+    const plan = planUpdate(c._options, next, Object.keys(partial), status._is('idle'));
     // Everything is checked (options and actions): only now does anything change.
     commit();
-    host.apply(plan, next);
-    const { does, changes } = plan;
+    host._apply(plan, next);
+    const { _does: does, _changes: changes } = plan;
     // Another viewer: nothing minted for the previous one (an initialSession) is used, the attempts count anew.
     if ((does & RESET) == RESET) {
-      session.give(undefined, true);
-      policy.reset();
+      c._giveSession(undefined, true);
+      c._resetRetries();
     }
-    const frame = attempt.frame();
+    const frame = c._frame;
     const moves = does & MOVE && frame;
     // A frame whose window is not the one routed has lost its document: the browser took it out of
     // the document and put it back (a DOM move without moveBefore, such as an element moved with
     // appendChild: a new window, which loaded its URL again with the spent session), or it is out
     // of the document (the page replaced its body): it loads again, with a fresh session, where it
     // is shown. A move the browser cannot make keeping the document is a reload too.
-    const lost = frame && frame.iframe.contentWindow != frame.window;
-    const reload = does & RELOAD || (moves && (!canMove() || lost || !container.isConnected)) || (lost && container.isConnected);
+    const lost = frame && frame._iframe.contentWindow != frame._window;
+    const box = c._container;
+    const reload = does & RELOAD || (moves && (!canMove() || lost || !box.isConnected)) || (lost && box.isConnected);
     if (reload) load();
-    else if (moves) move(container, frame.iframe);
-    keeper.shown(container);
+    else if (moves) move(box, frame._iframe);
+    keeper._shown(box);
     if (reload) return;
-    changes.forEach(({ message }) => dispatch(message, true));
-    if (does & PRESENT && frame) present(frame.iframe, o, surface);
+    changes.forEach((change) => dispatch(change._message, true));
+    if (does & PRESENT && frame) present(frame._iframe, c._options, surface);
   };
-  const destroy = () => {
-    if (isStatus('destroyed')) return;
-    keeper.leave();
-    end();
-    attempt.remove();
-    host.clear();
-    status.failed(destroyedError('wait for ready'), 'destroyed');
-    handlers.clear();
-    status.clear();
+  c._destroy = () => {
+    if (status._is('destroyed')) return;
+    keeper._leave();
+    c._end();
+    c._removeFrame();
+    host._clear();
+    status._failed(destroyedError('wait for ready'), 'destroyed');
+    c._forget();
+    status._clear();
   };
-  const send = (type: string, payload?: unknown) => dispatch(createActionOf(type, payload));
-  const reload = (id?: string) => (policy.reset(), session.give(id, false), load(), status.ready());
-  const handle = createHandle(surface, status, handlers, getOrigin, attempt.frame, update, send, reload, destroy);
-  // keepAlive and detach (parking.ts).
-  const keeper = createKeeper(
-    {
-      handle,
-      options: current,
-      container: getContainer,
-      place: (box, extra) => ((o = { ...o, ...extra, container: box }), (container = box)),
-      cold: () => (end(), attempt.remove(), isStatus('idle') || status.set('idle')),
-      adopted: (options) => (update(options), handlers.readyAgain()),
-    },
-    NO_HANDLERS,
-  );
+  c._send = (type, payload) => dispatch(createActionOf(type, payload));
+  c._reload = (id) => (c._resetRetries(), c._giveSession(id, false), load(), status._ready());
+  // keepAlive and detach (parking.ts): where the keeper places the embed, and a cold one.
+  c._place = (box, extra) => ((c._options = { ...c._options, ...extra, container: box }), (c._container = box));
+  c._cold = () => (c._end(), c._removeFrame(), status._is('idle') || status._set('idle'));
+  const handle = createHandle<S>(c);
+  const keeper = createKeeper(c, handle);
   keepers.set(handle, keeper);
   load();
   return handle;
@@ -238,7 +220,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
     unslot(place);
     throw e;
   }
-  keepers.get(handle)!.park(place);
+  keepers.get(handle)!._park(place);
   return handle;
 }
 

@@ -1,24 +1,18 @@
+import type { Surface } from './catalog';
 import type { EmbedError } from './errors';
 import type { IframeOptions } from './frame';
-import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions, OptionKind } from './launchOptions';
-import type {
-  ColorScheme,
-  EmbedTheme,
-  EventMap,
-  EventMessage,
-  EventName,
-  EventPropName,
-  FieldDescriptor,
-  Surface,
-  UnknownEventMessage,
-} from './protocol';
+import type { AppLaunchOptions, ChatLaunchOptions, DashboardLaunchOptions } from './launchOptions';
+import type { ColorScheme, EmbedTheme, EventMap, EventMessage, EventName, EventPropName, UnknownEventMessage } from './protocol';
+import type { FieldDescriptor, OptionKind } from './rules';
 
 /*
  * The SDK's own options, declared once as data beside the launch options (launchOptions.ts):
  * for each, the rule its value follows, its default, what a change means on a mounted embed,
- * and how a custom element reads it from an attribute. The change planner (planUpdate.ts),
- * the option checks (checkOptions.ts), Vue's props, the custom elements' attributes and their
- * template types all read this table. The options that are kept state (an action changes them
+ * and how a custom element reads it from an attribute. The option checks (checkOptions.ts), Vue's
+ * props, the custom elements' attributes and their template types read this table; production
+ * reads only what a change means (`OPTION_CHANGES`, which the table's `change` fields are: the
+ * change planner of hostState.ts), and checks the few rules that must hold in every build in
+ * plain code (url.ts's checkAlways). The options that are kept state (an action changes them
  * on a live embed: colorScheme, theme, locale, filters, path) are declared in keptState.ts
  * (locale and filters, also launch options, in launchOptions.ts). The event handlers
  * (`onReady`, ...) come from the event catalog.
@@ -34,7 +28,7 @@ export const SESSION_TIMEOUT = 15000;
 export const READY_TIMEOUT = 30000;
 
 // What a change of an option means on a mounted embed (plain constants: bundlers inline them). Bit
-// flags: an update ORs what its options' changes mean (planUpdate.ts), and RETARGET holds RELOAD's bit.
+// flags: an update ORs what its options' changes mean (hostState.ts's planUpdate), and RETARGET holds RELOAD's bit.
 /** The new value is used from the next event or load (handlers, the session function, timeouts, `retry`, `debug`). */
 export const SWAP = 0;
 /** A new iframe with a fresh session; the host state comes along. */
@@ -80,46 +74,68 @@ export interface EmbedOptionSpec {
   readonly attributeName?: string;
 }
 
+/**
+ * What a change of each of the SDK's own options means on a mounted embed: all that production
+ * reads of {@link EMBED_OPTIONS}, whose `change` fields are these. An option not named here is
+ * swapped ({@link SWAP}). @internal
+ */
+export const OPTION_CHANGES = {
+  // (Each function's words are its entry's in EMBED_OPTIONS.)
+  container: (_value: unknown, idle: boolean) => (idle ? RELOAD : MOVE),
+  baseUrl: RETARGET,
+  publicId: RETARGET,
+  deploymentId: RETARGET,
+  session: (value: unknown) => (typeof value == 'string' ? RELOAD : SWAP),
+  viewer: RESET,
+  title: PRESENT,
+  className: PRESENT,
+  style: PRESENT,
+  allow: RELOAD,
+  sandbox: RELOAD,
+  referrerPolicy: RELOAD,
+  loading: (_value: unknown, idle: boolean) => (idle ? RELOAD : SWAP),
+} as const;
+
 /** The SDK's own options, declared once. See {@link EmbedOptionSpec}. */
 export const EMBED_OPTIONS = {
   // What is embedded, and where.
   container: {
     check: 'element or CSS selector',
     /** The iframe moves into the new container, keeping its document (`moveBefore`), else it reloads there; an idle embed starts there. */
-    change: (_value: unknown, idle: boolean) => (idle ? RELOAD : MOVE),
+    change: OPTION_CHANGES.container,
   },
   // Checked where it is used, in every build (normalizeBaseUrl names the fix).
-  baseUrl: { change: RETARGET, attribute: 'string' },
+  baseUrl: { change: OPTION_CHANGES.baseUrl, attribute: 'string' },
   publicId: {
     check: 'a public id such as "sales-overview"',
     always: true,
     surfaces: ['dashboard'],
-    change: RETARGET,
+    change: OPTION_CHANGES.publicId,
     attribute: 'string',
   },
-  deploymentId: { check: 'positive integer', always: true, surfaces: ['app'], change: RETARGET, attribute: 'string' },
+  deploymentId: { check: 'positive integer', always: true, surfaces: ['app'], change: OPTION_CHANGES.deploymentId, attribute: 'string' },
   // Where each load's single-use session comes from.
   session: {
     check: 'non-empty string|function?',
     /** A new id reloads with it; a new function is used from the next load. */
-    change: (value: unknown) => (typeof value == 'string' ? RELOAD : SWAP),
+    change: OPTION_CHANGES.session,
     attribute: 'string',
   },
   initialSession: { check: 'non-empty string?', attribute: 'string' },
   // Who the embed is for: part of its keep-alive name; another one reloads, starting anew.
-  viewer: { check: 'non-empty string?', change: RESET, attribute: 'string' },
+  viewer: { check: 'non-empty string?', change: OPTION_CHANGES.viewer, attribute: 'string' },
   // The iframe (frame.ts declares their defaults).
-  title: { check: 'string?', change: PRESENT, attribute: 'string', attributeName: 'iframe-title' },
-  className: { check: 'string?', change: PRESENT },
-  style: { check: 'string?', change: PRESENT },
-  allow: { check: 'string?', change: RELOAD, attribute: 'string' },
-  sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: RELOAD, attribute: 'string' },
-  referrerPolicy: { check: 'string?', change: RELOAD, attribute: 'string' },
+  title: { check: 'string?', change: OPTION_CHANGES.title, attribute: 'string', attributeName: 'iframe-title' },
+  className: { check: 'string?', change: OPTION_CHANGES.className },
+  style: { check: 'string?', change: OPTION_CHANGES.style },
+  allow: { check: 'string?', change: OPTION_CHANGES.allow, attribute: 'string' },
+  sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: OPTION_CHANGES.sandbox, attribute: 'string' },
+  referrerPolicy: { check: 'string?', change: OPTION_CHANGES.referrerPolicy, attribute: 'string' },
   loading: {
     check: 'eager or lazy?',
     default: 'eager',
     /** An idle (lazy) embed that becomes eager starts at once; a mounted one is not affected. */
-    change: (_value: unknown, idle: boolean) => (idle ? RELOAD : SWAP),
+    change: OPTION_CHANGES.loading,
     attribute: 'string',
   },
   // Kept alive (parking.ts) when nothing shows it: true names it by what it embeds.

@@ -1,5 +1,3 @@
-import { EVENT_PREFIX, SOURCE } from './catalog';
-
 /**
  * Every error code the SDK can raise, declared once. (The SDK's own code writes the code strings
  * themselves, checked against this type, so that a bundle of `embedDashboard` need not carry the object.) The {@link EmbedErrorCode} union is
@@ -59,16 +57,14 @@ export class EmbedError extends Error {
   }
 }
 
+/** A failure of a load: `renew` when a fresh session may cure it, not before `wait` ms. @internal */
+export type SessionFailure = EmbedError & { renew?: boolean; wait?: number };
+
 /**
- * Tells the host of an error of the SDK's own on an embed (a load failed for good, options it
- * refused): as the embed's `error` event, its payload `{ message, name: 'EmbedError', context:
- * <code>, fatal }` (`fatal`: the embed is in `error`), through `emit`, which calls the host's
- * error handlers and says whether there were any. None: written once to the console, in every
- * build (an error nobody hears is a mistake nobody finds).
+ * Throws an `invalid-option` error when there is a problem (the reason names the option and, in
+ * development, what to pass instead).
  * @internal
  */
-export const reportError = (error: EmbedError, fatal: boolean, surface: string, emit: (args: unknown[]) => unknown): void => {
-  const payload = { message: error.message, name: error.name, context: error.code, fatal };
-  if (!emit([payload, { source: SOURCE, direction: 'event', type: EVENT_PREFIX + 'error', payload, timestamp: Date.now(), surface }]))
-    console.error(error);
+export const refuse = (problem: string | undefined | false | 0): void => {
+  if (problem) throw new EmbedError('invalid-option', problem);
 };

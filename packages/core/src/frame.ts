@@ -1,5 +1,7 @@
-import { EmbedError } from './errors';
-import { listen, unlisten, type Receiver } from './listener';
+/*
+ * The iframe of a load: its options (the host decides the size, through the container or
+ * `style`) and what a mounted one is to its controller (loadAttempt.ts mounts it).
+ */
 
 /** Attributes of the iframe the SDK creates. The host decides the size (through the container or `style`). */
 export interface IframeOptions {
@@ -28,14 +30,15 @@ export interface IframeOptions {
 
 /** One mounted iframe, routed to its embed. */
 export interface Frame {
-  readonly iframe: HTMLIFrameElement;
-  readonly window: Window;
+  readonly _iframe: HTMLIFrameElement;
+  /** The window its messages are routed from (the iframe's `contentWindow` when it was mounted). */
+  readonly _window: Window;
   /** How many times the iframe fired `load` (a document, or the browser's error page, finished loading). */
-  loads: number;
+  _loads: number;
   /** How many `ready` its documents sent (one per document). */
-  readies: number;
+  _readies: number;
   /** Stops routing its messages and removes the iframe. */
-  remove(): void;
+  _remove(): void;
 }
 
 /** Applies the presentation options (title, class, style): at mount, and to the current iframe when they change. */
@@ -43,37 +46,4 @@ export function present(iframe: HTMLIFrameElement, o: IframeOptions, surface: st
   iframe.title = o.title ?? `Analytics ${surface}`;
   iframe.className = o.className ?? '';
   iframe.style.cssText = o.style ?? 'border:0;width:100%;height:100%;display:block';
-}
-
-/**
- * Creates the iframe of one load in `container` and routes its window's messages to `receive`.
- * @throws {EmbedError} `no-container` when the container is not in a document (the iframe gets no window).
- */
-export function mountFrame(container: HTMLElement, url: string, o: IframeOptions, surface: string, receive: Receiver): Frame {
-  const iframe = document.createElement('iframe');
-  present(iframe, o, surface);
-  iframe.allow = o.allow ?? 'fullscreen; clipboard-write';
-  if (o.referrerPolicy) iframe.referrerPolicy = o.referrerPolicy;
-  if (o.loading) iframe.loading = o.loading;
-  if (o.sandbox != null) iframe.setAttribute('sandbox', o.sandbox);
-  iframe.src = url;
-  container.appendChild(iframe);
-  const win = iframe.contentWindow;
-  if (!win) {
-    iframe.remove();
-    throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
-  }
-  listen(win, receive);
-  const frame: Frame = {
-    iframe,
-    window: win,
-    loads: 0,
-    readies: 0,
-    remove() {
-      unlisten(win);
-      iframe.remove();
-    },
-  };
-  iframe.addEventListener('load', () => frame.loads++);
-  return frame;
 }

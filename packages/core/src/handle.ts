@@ -1,17 +1,17 @@
+import { actionHelpers } from './actionHelpers';
+import type { Controller } from './context';
 import type { AnyEventHandler, AnyOptions, EmbedOptionsMap, EventHandler } from './embedOptions';
 import { EmbedError } from './errors';
-import type { Frame } from './frame';
-import type { createHandlers } from './handlers';
 import type { FilterValue } from './launchOptions';
-import { actionHelpers } from './actionHelpers';
-import type { ActionArgs, ActionName, ActionType, ColorScheme, EmbedTheme, EventName, EventType, ReadyPayload, Surface } from './protocol';
+import type { Surface } from './catalog';
+import type { ActionArgs, ActionName, ActionType, ColorScheme, EmbedTheme, EventName, EventType, ReadyPayload } from './protocol';
 import type { Unsubscribe } from './registry';
-import type { EmbedState, createStatus } from './status';
+import type { EmbedState } from './status';
 
 /*
- * The handle of an embed: what a host holds. The controller (embed.ts) gives it its parts; the
- * handle only names them: read-only views of the state, the handlers, `update()`, `send()` and
- * the action helpers derived from the catalog, `reload()` and `destroy()`.
+ * The handle of an embed: what a host holds. It only names what the controller's context (embed.ts)
+ * offers: read-only views of the state, the handlers, `update()`, `send()` and the action helpers
+ * derived from the catalog, `reload()` and `destroy()`.
  */
 
 /** The handle of an embed: one controller for the embed's whole life, stable across reloads. */
@@ -104,56 +104,40 @@ export interface EmbedHandle<S extends Surface = Surface> {
 /** The error of an operation asked of a destroyed embed. */
 export const destroyedError = (what: string): EmbedError => new EmbedError('destroyed', __DEV__ ? `cannot ${what} after destroy()` : what);
 
-/**
- * Creates the handle of an embed from its controller's parts (given one by one: a bundle keeps
- * no object of their names).
- * @param origin the tenant origin
- * @param frame the current frame
- * @param update changes the options (checked)
- * @param send sends an action (validated)
- * @param reload loads again, with the session given or a fresh one
- * @param destroy destroys the embed
- */
+/** Creates the handle of an embed: the public face of its controller's context. */
 export function createHandle<S extends Surface>(
-  surface: S,
-  status: ReturnType<typeof createStatus>,
-  handlers: ReturnType<typeof createHandlers>,
-  origin: () => string,
-  frame: () => Frame | null,
-  update: (partial: Partial<AnyOptions>) => void,
-  send: (type: string, payload?: unknown) => void,
-  reload: (session?: string) => Promise<ReadyPayload>,
-  destroy: () => void,
+  c: Pick<Controller, '_surface' | '_origin' | '_frame' | '_status' | '_on' | '_off' | '_update' | '_send' | '_reload' | '_destroy'>,
 ): EmbedHandle<S> {
-  const destroyed = () => status.get().status == 'destroyed';
+  const { _status: status } = c;
+  const destroyed = () => status._is('destroyed');
   // What a destroyed embed refuses (reload() with a rejected promise).
   const live = (what: string) => {
     if (destroyed()) throw destroyedError(what);
   };
-  const guardedSend = (type: string, payload?: unknown) => (live(`send "${String(type)}"`), send(type, payload));
+  const send = (type: string, payload?: unknown) => (live(`send "${String(type)}"`), c._send(type, payload));
   return {
-    surface,
+    surface: c._surface,
     get origin() {
-      return origin();
+      return c._origin;
     },
     get iframe() {
-      return frame()?.iframe ?? null;
+      return c._frame?._iframe ?? null;
     },
     get ready() {
-      return status.ready();
+      return status._ready();
     },
     get error() {
-      return status.get().error;
+      return status._get().error;
     },
-    getState: status.get,
-    subscribe: status.subscribe,
-    update: (partial: Partial<AnyOptions>) => (live('update'), update(partial)),
-    on: (type: string, fn: Function) => handlers.on(type, fn, false, destroyed()),
-    once: (type: string, fn: Function) => handlers.on(type, fn, true, destroyed()),
-    off: handlers.off,
-    send: guardedSend,
-    ...actionHelpers(guardedSend),
-    reload: (session?: string) => (destroyed() ? Promise.reject(destroyedError('reload')) : reload(session)),
-    destroy,
+    getState: status._get,
+    subscribe: status._subscribe,
+    update: (partial: Partial<AnyOptions>) => (live('update'), c._update(partial)),
+    on: (type: string, fn: Function) => c._on(type, fn),
+    once: (type: string, fn: Function) => c._on(type, fn, true),
+    off: c._off,
+    send,
+    ...actionHelpers(send),
+    reload: (session?: string) => (destroyed() ? Promise.reject(destroyedError('reload')) : c._reload(session)),
+    destroy: c._destroy,
   } as unknown as EmbedHandle<S>;
 }

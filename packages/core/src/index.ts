@@ -19,7 +19,6 @@ export {
   type LaunchOptionSpec,
   type LaunchOptionsOf,
   type MemberKey,
-  type OptionKind,
   type TimeGrain,
 } from './launchOptions';
 export {
@@ -52,25 +51,36 @@ export {
   type SessionResult,
   type SessionSource,
 } from './embedOptions';
-export { bindingOptions, type AttributeName, type AttributesOf, type BindingOptionName, type DefaultOffAttribute } from './bindingOptions';
+export {
+  bindingOptions,
+  eventHandlers,
+  type AttributeName,
+  type AttributesOf,
+  type BindingOptionName,
+  type DefaultOffAttribute,
+} from './bindingOptions';
 export { KEPT_STATE, type HostState, type KeptName, type KeptStateSpec } from './keptState';
 export { MAX_RETRY_AFTER, MAX_SESSION_BODY, MAX_SESSION_ID } from './sessionSource';
 export { LAZY_MARGIN } from './lazyStart';
 export { buildEmbedUrl, filterUrlParameter, redactSession, type EmbedUrlOptions } from './url';
+export { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES, type Surface } from './catalog';
 export {
-  ACTION_PREFIX,
-  ACTION_SCHEMAS,
-  ACTION_TYPES,
-  EVENT_PREFIX,
-  EVENT_SCHEMAS,
-  EVENT_TYPES,
-  SOURCE,
-  SURFACES,
-  camelCase,
   checkPayload,
+  isPlainObject,
+  type FieldDescriptor,
+  type FilterUrlParameter,
+  type KindName,
+  type KindTypes,
+  type OptionKind,
+  type PayloadOf,
+  type Schema,
+} from './rules';
+export {
+  ACTION_TYPES,
+  EVENT_TYPES,
+  camelCase,
   createAction,
   eventProp,
-  isPlainObject,
   kebabCase,
   parseMessage,
   type ActionArgs,
@@ -86,16 +96,9 @@ export {
   type EventName,
   type EventPropName,
   type EventType,
-  type FieldDescriptor,
-  type FilterUrlParameter,
   type KebabCase,
-  type KindName,
-  type KindTypes,
   type ParseResult,
-  type PayloadOf,
   type ReadyPayload,
-  type Schema,
-  type Surface,
   type UnknownEventMessage,
 } from './protocol';
 export { listenerCount } from './listener';

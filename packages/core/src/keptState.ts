@@ -4,8 +4,9 @@ import type { ActionName } from './protocol';
 /*
  * The kept state, declared once as data: each option the host sets that an action changes on a
  * live embed, with that action and the payload field that carries the value. hostState.ts keeps
- * their values across reloads and brings every new frame back to them, in this table's order;
- * planUpdate.ts sends a change as the action instead of reloading.
+ * their values across reloads, brings every new frame back to them, in this table's order, and
+ * sends a change as the action instead of reloading; it reads `KEPT`, the production part of
+ * `KEPT_STATE` (the attributes are the custom elements').
  */
 
 /** How one kept option is declared. */
@@ -29,6 +30,19 @@ export const KEPT_STATE = {
   // Also the last place the embed reported (`view`, `navigate`), so a reload brings the viewer back.
   path: { action: 'navigate', field: 'path', attribute: 'string' },
 } as const satisfies Record<string, KeptStateSpec>;
+
+/**
+ * Each kept option's action and the payload field that carries its value: all that production
+ * reads of {@link KEPT_STATE} (the attributes are the custom elements'). Each entry is checked
+ * against the table's by the compiler. @internal
+ */
+export const KEPT = {
+  colorScheme: { action: 'set-color-scheme', field: 'scheme' },
+  theme: { action: 'set-theme' },
+  locale: { action: 'set-locale', field: 'locale' },
+  filters: { action: 'set-filter', field: 'filterUrlParameter' },
+  path: { action: 'navigate', field: 'path' },
+} as const satisfies { readonly [K in KeptName]: Omit<(typeof KEPT_STATE)[K], 'attribute'> };
 
 /** The name of a kept option. */
 export type KeptName = keyof typeof KEPT_STATE;

@@ -1,11 +1,13 @@
-import { EmbedError } from './errors';
-import { KINDS, SURFACES, compile, isPlainObject, type FieldDescriptor, type KindName, type Schema, type Surface } from './protocol';
+import { SURFACES, type Surface } from './catalog';
+import type { FieldDescriptor, OptionKind } from './rules';
 
 /*
- * The URL launch options, declared once as data, and the rule vocabulary of every option the
- * SDK takes (the protocol's kinds plus the options' own). The URL builder, the option checks,
- * the option types, the kept state, the custom elements' attributes, Vue's props and the mock
- * platform's pages all read this table; nothing guesses a default from a name.
+ * The URL launch options, declared once as data (`LAUNCH_OPTIONS`): the option checks, the option
+ * types, the custom elements' attributes, Vue's props and the mock platform's pages read this
+ * table; nothing guesses a default from a name. Production reads only how each goes into the URL
+ * (`LAUNCH_URL`, below it, which the compiler checks against it): the rest (the surfaces, which
+ * only the types read; each value's rule, which only development checks) never ships in a
+ * production bundle that does not import the table itself.
  */
 
 /** A JSON value, as a filter value must be. */
@@ -104,6 +106,37 @@ export type LaunchOptionsOf<S extends Surface> = {
   -readonly [K in keyof Spec as S extends Spec[K]['surfaces'][number] ? K : never]?: ValueOf<Spec[K]>;
 };
 
+/** How a launch option goes into the URL (see {@link LAUNCH_URL}). */
+type UrlForm<O> = O extends { prefix: infer P } ? P : O extends { kind: 'boolean'; default: infer D } ? D : undefined;
+
+/**
+ * How each launch option goes into the URL: all that production reads of {@link LAUNCH_OPTIONS}
+ * (the URL builder, the kept state, what a change means). A flag's default (`true` or `false`:
+ * the flag is written only when it differs), `undefined` for a string written as is, or a keyed
+ * option's parameter prefix (one `<prefix><view.dimension>` parameter per member). Each entry is
+ * checked against the table's by the compiler. @internal
+ */
+export const LAUNCH_URL = {
+  allowExport: false,
+  showDashboardExportMenu: true,
+  showDashboardHeader: true,
+  showDashboardBackButton: true,
+  showDashboardTitle: true,
+  showDashboardEditButton: true,
+  showDashboardDuplicateButton: true,
+  showWorkbookBackButton: true,
+  locale: undefined,
+  filters: 'f_',
+  timeGrains: 'tg_',
+  fieldSwitches: 'ms_',
+} as const satisfies { readonly [K in LaunchOptionName]: UrlForm<Spec[K]> };
+
+/** The parameter prefix of a keyed launch option (`filters`: `f_`); `undefined` for any other name. @internal */
+export const prefixOf = (name: string): string | undefined => {
+  const form: unknown = (LAUNCH_URL as Record<string, unknown>)[name];
+  return typeof form == 'string' ? form : undefined;
+};
+
 /** Launch options every surface understands. */
 export type CommonLaunchOptions = LaunchOptionsOf<'chat'>;
 /** Launch options of published dashboards (also honoured by dashboards inside the app). */
@@ -112,55 +145,3 @@ export type DashboardLaunchOptions = LaunchOptionsOf<'dashboard'>;
 export type ChatLaunchOptions = LaunchOptionsOf<'chat'>;
 /** Launch options of the creator-mode app. */
 export type AppLaunchOptions = LaunchOptionsOf<'app'>;
-
-/** One parameter, `<name>=<value>` (a value other than a string as JSON), optionally encoded: in URLs, and as a filter's `filterUrlParameter`. @internal */
-export const parameter = (name: string, value: unknown, encode = (text: string) => text): string =>
-  encode(name) + '=' + encode(typeof value == 'string' ? value : JSON.stringify(value));
-
-// ---- The rule vocabulary ----
-
-/**
- * Throws an `invalid-option` error when there is a problem (the reason names the option and, in
- * development, what to pass instead).
- */
-export const refuse = (problem: string | undefined | false | 0): void => {
-  if (problem) throw new EmbedError('invalid-option', problem);
-};
-
-// Rules checked in every build: a wrong value would load a wrong URL or silently turn a timeout
-// off. Kind names read as the rule, so a refusal quotes it: `"deploymentId" must be a positive integer`.
-const ALWAYS_RULES = {
-  'positive integer': (v: unknown) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
-  'a public id such as "sales-overview"': (v: unknown) => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v),
-};
-// The rules of the SDK's own options checked in development only (they are the host's code).
-// (No spread in it: bundlers keep an object built with one, and this one ships in development only.)
-const OPTION_RULES = {
-  function: (v: unknown) => typeof v == 'function',
-  'signed session id (the app surface has no private mode)': (v: unknown) => typeof v == 'string' && v.trim() != '',
-  'JSON object such as {"value":"completed"}': (v: unknown) => {
-    try {
-      return isPlainObject(v) && JSON.stringify(v);
-    } catch {}
-  },
-  'string with allow-scripts and allow-same-origin': (v: unknown) =>
-    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
-  'eager or lazy': (v: unknown) => v == 'eager' || v == 'lazy',
-  'element or CSS selector': (v: unknown) => typeof v == 'string' || (typeof v == 'object' && v != null && 'appendChild' in v),
-  '<semantic_view>.<dimension>': (v: unknown) => typeof v == 'string' && /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
-};
-/** A kind name of the options' descriptors: the protocol's kinds plus the options' own. */
-export type OptionKind = KindName | keyof typeof ALWAYS_RULES | keyof typeof OPTION_RULES;
-
-/** Compiles a schema of options checked in every build (the protocol's kinds plus the few rules that must always hold). */
-export const compileAlways = (schema: Schema<OptionKind>) => compile(schema, { ...KINDS, ...ALWAYS_RULES });
-/** Compiles a schema of options with the whole vocabulary. Development checks only. */
-export const compileOptions = (schema: Schema<OptionKind>) => compile(schema, { ...KINDS, ...ALWAYS_RULES, ...OPTION_RULES });
-
-/** Checks one `view.dimension` key of a keyed option and its value (development only). @internal */
-export const checkMember = (option: string, key: string, value: unknown, rule: FieldDescriptor<OptionKind>): void => {
-  const problem = OPTION_RULES['<semantic_view>.<dimension>'](key)
-    ? compileOptions({ [key]: rule })({ [key]: value })
-    : `"${key}" must be <semantic_view>.<dimension>, e.g. "orders.status"`;
-  refuse(problem && `${option}: ${problem}`);
-};

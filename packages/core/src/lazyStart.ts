@@ -1,3 +1,5 @@
+import type { Controller } from './context';
+
 /*
  * Lazy start: with `loading: 'lazy'`, no session is minted and no iframe created until the
  * container comes within LAZY_MARGIN of the viewport (an embed far below the fold costs
@@ -9,16 +11,15 @@ export const LAZY_MARGIN = '300px';
 
 /**
  * Creates the lazy start of one embed.
- * @param later registers what to undo when the current load ends (the observer is disconnected with it)
- * @returns `whenSeen(container, lazy, go)`: runs `go` at once, or once a lazy container is (near) in view
+ * @returns `whenSeen(go)`: runs `go` at once, or once the container of a lazy embed is (near) in view
  */
-export function createLazyStart(later: (undo: () => void) => void) {
+export function createLazyStart(c: Pick<Controller, '_options' | '_container' | '_later'>) {
   let seen = false;
-  return (container: HTMLElement, lazy: boolean, go: () => void): void => {
+  return (go: () => void): void => {
     const start = () => ((seen = true), go());
-    if (seen || !lazy || typeof IntersectionObserver == 'undefined') return start();
+    if (seen || c._options.loading != 'lazy' || typeof IntersectionObserver == 'undefined') return start();
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), { rootMargin: LAZY_MARGIN });
-    observer.observe(container);
-    later(() => observer.disconnect());
+    observer.observe(c._container);
+    c._later(() => observer.disconnect());
   };
 }

@@ -1,11 +1,8 @@
-import { READY_TIMEOUT, type AnyOptions } from './embedOptions';
-import { EmbedError } from './errors';
-import { mountFrame, type Frame } from './frame';
-import type { HostState } from './keptState';
-import type { Receiver } from './listener';
-import type { Surface } from './protocol';
-import type { Scope } from './scope';
-import type { SessionFailure, createSessionSource } from './sessionSource';
+import type { Controller } from './context';
+import { READY_TIMEOUT } from './embedOptions';
+import { EmbedError, type SessionFailure } from './errors';
+import { present, type Frame } from './frame';
+import { listen, unlisten } from './listener';
 import { clampTimeout } from './timing';
 import { buildEmbedUrl, redactSession } from './url';
 
@@ -16,12 +13,9 @@ import { buildEmbedUrl, redactSession } from './url';
  * Content-Security-Policy blocking the frame, which the browser reports at once.
  */
 
-/** Fails the current attempt; `renewable` when a fresh session may cure it. */
-export type Fail = (failure: SessionFailure, renewable?: boolean) => void;
-
 // The browser reports a frame blocked by the page's CSP at once: fail at once, naming the fix. A
 // report-only policy (how sites roll one out) blocks nothing: its violations are not failures.
-const watchPolicy = (origin: string, later: Scope['later'], fail: Fail) => {
+const watchPolicy = ({ _origin: origin, _later: later, _fail: fail }: Attempt) => {
   const blocked = (e: SecurityPolicyViolationEvent) => {
     let from = '';
     try {
@@ -43,18 +37,19 @@ const watchPolicy = (origin: string, later: Scope['later'], fail: Fail) => {
 };
 
 // No `ready` within `ms`: a failure a fresh session may cure; the message says whether the frame loaded.
-const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string, later: Scope['later'], fail: Fail) => {
+const watchReady = (c: Attempt, mounted: Frame) => {
+  const ms = clampTimeout(c._options.readyTimeout ?? READY_TIMEOUT);
   if (!ms) return;
   const timer = setTimeout(() => {
-    const id = surface == 'app' ? 'deploymentId' : surface == 'chat' ? 'session' : 'publicId';
-    let message = `no ready in ${ms} ms, frame ${mounted.loads ? '' : 'not '}loaded`;
+    const id = c._surface == 'app' ? 'deploymentId' : c._surface == 'chat' ? 'session' : 'publicId';
+    let message = `no ready in ${ms} ms, frame ${mounted._loads ? '' : 'not '}loaded`;
     if (__DEV__)
-      message = mounted.loads
+      message = mounted._loads
         ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
-        : `the frame did not finish loading within ${ms} ms: check baseUrl (${origin}) and the network`;
-    fail(new EmbedError('timeout', message), true);
+        : `the frame did not finish loading within ${ms} ms: check baseUrl (${c._origin}) and the network`;
+    c._fail(new EmbedError('timeout', message), true);
   }, ms);
-  later(() => clearTimeout(timer));
+  c._later(() => clearTimeout(timer));
 };
 
 // A frame taken out of the document and put back by something no binding saw (a route reuse, a
@@ -62,19 +57,20 @@ const watchReady = (surface: Surface, ms: number, mounted: Frame, origin: string
 // a window nobody routes: a failure a fresh session cures. A hidden one waits: the binding's next
 // mount sees the new window (embed.ts update()). A frame that loads another document in its window
 // after its first (navigated away, or reloaded, by itself or anyone but the SDK) that has not said
-// `ready` by its `load` (a document says it once, before or after its `load`) tells `again`.
+// `ready` by its `load` (a document says it once, before or after its `load`) tells `_again`; a
+// ready embed waits for the new document's `ready` as a new frame does.
 // (It watches the frame's whole life, not the load attempt's scope, which `ready` ends.)
-const watchReloaded = (mounted: Frame, current: () => boolean, fail: Fail, again: () => void) => {
-  const { iframe, window } = mounted;
+const watchReloaded = (c: Attempt, mounted: Frame) => {
+  const { _iframe: iframe, _window: window } = mounted;
   iframe.addEventListener('load', () => {
-    if (!current()) return;
+    if (c._frame != mounted) return;
     if (iframe.contentWindow == window) {
       // (Counted from here on as if each earlier document had said it: one that never did shifts nothing.)
-      const said = mounted.readies >= mounted.loads;
-      mounted.readies = mounted.loads - (said ? 0 : 1);
-      if (!said && mounted.loads > 1) again();
+      const said = mounted._readies >= mounted._loads;
+      mounted._readies = mounted._loads - (said ? 0 : 1);
+      if (!said && mounted._loads > 1 && c._again()) watchReady(c, mounted);
     } else if (iframe.getClientRects().length)
-      fail(
+      c._fail(
         new EmbedError(
           'fatal',
           __DEV__
@@ -97,71 +93,94 @@ const refuseOpaqueOrigin = () => {
     );
 };
 
-/**
- * Creates the load attempts of one embed.
- * @param origin the embed's tenant origin
- * @param container the element the embed mounts into
- * @param carried the kept launch options the next URL carries
- * @param receive routes the new frame's messages
- * @param again the frame loaded another document after its first, on its own: whether the embed
- *   was ready (then it waits for the new document's `ready` within `readyTimeout`, as a new frame does)
- */
-export function createLoadAttempt(
-  surface: Surface,
-  options: () => AnyOptions,
-  origin: () => string,
-  container: () => HTMLElement,
-  session: ReturnType<typeof createSessionSource>,
-  carried: () => HostState,
-  { later, generation }: Scope,
-  receive: Receiver,
-  fail: Fail,
-  log: (...args: unknown[]) => void,
-  again: () => boolean,
-) {
-  let frame: Frame | null = null;
-
-  const remove = () => {
-    frame?.remove();
-    frame = null;
-  };
-
-  return {
-    /** The current frame, if one is mounted. */
-    frame: () => frame,
-    /** Removes the current frame. */
-    remove,
-    /** Starts an attempt (the caller ended the previous one's scope). */
-    async start(): Promise<void> {
-      remove();
-      const attempt = generation();
-      const abort = new AbortController();
-      later(() => abort.abort());
-      try {
-        // Yield twice first: a mount undone in the same task, at once or by a binding's unmount
-        // deferred one microtask (see binding.ts), never mints a session.
-        await 0;
-        await 0;
-        if (attempt != generation()) return;
-        refuseOpaqueOrigin();
-        const id = await session.next(abort.signal);
-        if (attempt != generation()) return;
-        const url = buildEmbedUrl(surface, { ...options(), ...carried(), session: id });
-        watchPolicy(origin(), later, fail);
-        const mounted = (frame = mountFrame(container(), url, options(), surface, receive));
-        log('mount', redactSession(url));
-        const waitReady = () => watchReady(surface, clampTimeout(options().readyTimeout ?? READY_TIMEOUT), mounted, origin(), later, fail);
-        watchReloaded(
-          mounted,
-          () => frame == mounted,
-          fail,
-          () => again() && waitReady(),
-        );
-        waitReady();
-      } catch (e) {
-        // A session call that failed or timed out is renewable; a refused session or a missing container is not.
-        if (attempt == generation()) fail(e as SessionFailure, (e as SessionFailure).renew);
-      }
+// The iframe of one load in the container, its window's messages routed to `_receive`; counts its loads.
+// (A container out of the document gives the iframe no window: refused as `no-container`.)
+const mount = (c: Attempt, url: string): Frame => {
+  const o = c._options;
+  const iframe = document.createElement('iframe');
+  present(iframe, o, c._surface);
+  iframe.allow = o.allow ?? 'fullscreen; clipboard-write';
+  if (o.referrerPolicy) iframe.referrerPolicy = o.referrerPolicy;
+  if (o.loading) iframe.loading = o.loading;
+  if (o.sandbox != null) iframe.setAttribute('sandbox', o.sandbox);
+  iframe.src = url;
+  c._container.appendChild(iframe);
+  const win = iframe.contentWindow;
+  if (!win) {
+    iframe.remove();
+    throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
+  }
+  listen(win, c._receive);
+  const frame: Frame = {
+    _iframe: iframe,
+    _window: win,
+    _loads: 0,
+    _readies: 0,
+    _remove() {
+      unlisten(win);
+      iframe.remove();
     },
+  };
+  iframe.addEventListener('load', () => frame._loads++);
+  return frame;
+};
+
+/** What a load attempt reads of the controller's context, and what it gives it. */
+type Attempt = Pick<
+  Controller,
+  | '_surface'
+  | '_options'
+  | '_origin'
+  | '_container'
+  | '_generation'
+  | '_later'
+  | '_nextSession'
+  | '_carried'
+  | '_receive'
+  | '_fail'
+  | '_again'
+  | '_log'
+  | '_frame'
+  | '_attempt'
+  | '_removeFrame'
+>;
+
+/**
+ * Gives the controller its load attempts: `_frame`, `_attempt` and `_removeFrame`. An attempt
+ * reads the options, origin and container of the context, the session from `_nextSession`, the
+ * kept launch options from `_carried`; it registers its watches with the load's scope and fails
+ * with `_fail`.
+ */
+export function createLoadAttempt(c: Attempt): void {
+  const remove = () => {
+    c._frame?._remove();
+    c._frame = null;
+  };
+  c._frame = null;
+  c._removeFrame = remove;
+  c._attempt = async () => {
+    remove();
+    const attempt = c._generation;
+    const abort = new AbortController();
+    c._later(() => abort.abort());
+    try {
+      // Yield twice first: a mount undone in the same task, at once or by a binding's unmount
+      // deferred one microtask (see binding.ts), never mints a session.
+      await 0;
+      await 0;
+      if (attempt != c._generation) return;
+      refuseOpaqueOrigin();
+      const id = await c._nextSession(abort.signal);
+      if (attempt != c._generation) return;
+      const url = buildEmbedUrl(c._surface, { ...c._options, ...c._carried(), session: id });
+      watchPolicy(c);
+      const mounted = (c._frame = mount(c, url));
+      c._log('mount', redactSession(url));
+      watchReloaded(c, mounted);
+      watchReady(c, mounted);
+    } catch (e) {
+      // A session call that failed or timed out is renewable; a refused session or a missing container is not.
+      if (attempt == c._generation) c._fail(e as SessionFailure, (e as SessionFailure).renew);
+    }
   };
 }

@@ -17,8 +17,10 @@
  * adopting it loads a new frame with a fresh session and the whole kept state.
  */
 
+import type { Controller } from './context';
 import { EmbedError } from './errors';
 import { toOrigin } from './origin';
+import { EVENT_PROPS } from './protocol';
 import { whenGone } from './whenGone';
 
 /** The bounds of the parking lot. Change them with {@link configureParking}. */
@@ -59,14 +61,6 @@ export const configureParking = ({ max = limits.max, idle = limits.idle }: Parti
   limits.idle = Math.min(idle, 2 ** 31 - 1);
   evict();
 };
-
-/** What the lot needs of a parked embed (its handle). */
-interface Parkable {
-  readonly surface: string;
-  readonly iframe: HTMLIFrameElement | null;
-  getState(): { status: string };
-  destroy(): void;
-}
 
 /**
  * The name an embed is kept alive under: `keepAlive` when it is a string, else (`true`) what is
@@ -156,7 +150,7 @@ export const unslot = (place: HTMLElement): void => {
 
 // Destroys the least recently parked embeds over the limit (each leaves the lot as it goes).
 const evict = () => {
-  for (const [keeping] of parked) if (parked.size > limits.max) keeping.handle.destroy();
+  for (const [keeping] of parked) if (parked.size > limits.max) keeping._destroy();
 };
 
 const unpark = (keeping: Keeping) => {
@@ -169,7 +163,7 @@ const unpark = (keeping: Keeping) => {
  * micro-frontend's) listens for this window event while it has embeds, so one call reaches all.
  */
 const RELEASE = 'platform-embed:release';
-const release = () => live.forEach((keeping) => keeping.away() && keeping.handle.destroy());
+const release = () => live.forEach((keeping) => keeping._away() && keeping._destroy());
 
 /**
  * Destroys every embed of the page that nothing shows: parked (`keepAlive`), preloaded, and those
@@ -190,9 +184,9 @@ export const releaseEmbeds = (): void => void (typeof window != 'undefined' && d
 /** What a controller offers the bindings (core-internal): see `EmbedBinding.unmount` and `EmbedBinding.detach`. */
 export interface Keeper {
   /** Parks the embed under its keep-alive name (`place`: the slot it is in already). @returns whether it has one (then it is parked). */
-  park(place?: HTMLElement): boolean;
+  _park(place?: HTMLElement): boolean;
   /** Moves the embed out of its container into a slot of the lot, for its next container. */
-  stow(): void;
+  _stow(): void;
   /**
    * Where the browser keeps a moved frame's document: moves the embed's frame (or where a frame
    * still to come mounts) into the lot now, before a framework removes its container (`park`
@@ -200,9 +194,9 @@ export interface Keeper {
    * Next.js keeps: a frame left inside would load again); else nothing. Changes no state, so an
    * unmount a mount undoes in the same task changes nothing.
    */
-  aside(): void;
+  _aside(): void;
   /** Its component is hidden (not gone): out of sight until its next update, as one in the lot is. */
-  hide(): void;
+  _hide(): void;
 }
 /** Each live controller's {@link Keeper}. */
 export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
@@ -210,65 +204,62 @@ export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
 /**
  * The embed parked under the keep-alive name of these options (its surface's, the same viewer's),
  * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves).
+ * @returns its handle
  */
-export function adopt(surface: string, options: Record<string, unknown>): Parkable | undefined {
+export function adopt(surface: string, options: Record<string, unknown>): object | undefined {
   const name = keepAliveName(surface, options);
   for (const [keeping] of parked)
-    if (keeping.name() == name && keeping.handle.surface == surface) {
+    if (keeping._name() == name && keeping._surface == surface) {
       try {
-        keeping.adopted(options);
+        keeping._adopted(options);
       } catch (e) {
-        keeping.handle.destroy();
+        keeping._destroy();
         throw e;
       }
-      return keeping.handle;
+      return keeping._handle;
     }
 }
 
-/** The live embed of `surface` (shown or parked) kept alive under `name`, if any. */
-export const liveUnder = (surface: string, name: string | undefined): Parkable | undefined => {
-  for (const keeping of live) if (name && keeping.name() == name && keeping.handle.surface == surface) return keeping.handle;
+/** The handle of the live embed of `surface` (shown or parked) kept alive under `name`, if any. */
+export const liveUnder = (surface: string, name: string | undefined): object | undefined => {
+  for (const keeping of live) if (name && keeping._name() == name && keeping._surface == surface) return keeping._handle;
 };
 
-/** What a keeper needs of its controller. */
-export interface Kept {
-  /** The embed's handle: what the lot holds and an adopter gets. */
-  readonly handle: Parkable;
-  /** The controller's options (`keepAlive`). */
-  options(): Record<string, unknown>;
-  /** Where the embed is now. */
-  container(): HTMLElement;
-  /** Moves the embed's place (its `container` option and where a frame mounts), with other options changed. */
-  place(box: HTMLElement, options?: Record<string, unknown>): void;
-  /** Ends the current load and drops its frame: loaded again where it is shown next. */
-  cold(): void;
-  /** Adopted with `options`: applied as `update()`, and an adopter's `onReady` hears a `ready` it missed. */
-  adopted(options: Record<string, unknown>): void;
-}
+/**
+ * The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()`
+ * subscribers stay, and so do `onDiagnostic` and `debug`: what a parked embed notices is still reported).
+ */
+const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
 
 /**
- * The keeping of one controller: `stow` moves it out of its container into a slot of the lot,
+ * The keeping of one controller: `_stow` moves it out of its container into a slot of the lot,
  * with its frame where the browser can move it (a frame still to come mounts there), else cold;
- * `park` also registers it under its keep-alive name; `shown` takes it out of the lot when its
- * options place it somewhere else.
- * @param handlerless the options that take the gone component's handlers away (`on()` subscribers stay)
+ * `_park` also registers it under its keep-alive name; `_shown` takes it out of the lot when its
+ * options place it somewhere else. It reads the embed from the controller's context and moves it
+ * with `_place` and `_cold`.
+ * @param handle the embed's handle: what the lot hands an adopter
  */
-export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) {
-  const { handle } = embed;
+export function createKeeper(
+  c: Pick<
+    Controller,
+    '_surface' | '_options' | '_container' | '_frame' | '_status' | '_place' | '_cold' | '_update' | '_readyAgain' | '_destroy'
+  >,
+  handle: object,
+) {
   let stowedIn: HTMLElement | undefined;
   let unwatch: () => void;
   let parkedAs: string | undefined;
   let hidden = false;
   const stow = (place?: HTMLElement) => {
     if (stowedIn) return;
-    const { iframe } = handle;
-    const { width, height } = embed.container().getBoundingClientRect();
-    embed.place((stowedIn = place ?? slot(width, height)));
+    const iframe = c._frame?._iframe;
+    const { width, height } = c._container.getBoundingClientRect();
+    c._place((stowedIn = place ?? slot(width, height)));
     // A slot that leaves the document (the page replaced its body) takes the frame's document with it: cold.
-    unwatch = whenGone(stowedIn, embed.cold);
+    unwatch = whenGone(stowedIn, c._cold);
     // (A frame a framework has already taken out of the document has lost its document: cold.)
     if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || handle.getState().status == 'idle' || !canMove()) embed.cold();
+    else if (iframe || c._status._is('idle') || !canMove()) c._cold();
   };
   // Out of the lot and its slot.
   const unstow = () => {
@@ -280,39 +271,44 @@ export function createKeeper(embed: Kept, handlerless: Record<string, unknown>) 
     parkedAs = stowedIn = undefined;
   };
   const keeping = {
-    handle,
-    adopted: embed.adopted,
+    _handle: handle,
+    _surface: c._surface,
+    _destroy: c._destroy,
+    /** Adopted with `options`: applied as `update()`, and an adopter's `onReady` hears a `ready` it missed. */
+    _adopted(options: Record<string, unknown>) {
+      c._update(options);
+      c._readyAgain();
+    },
     /** Its keep-alive name. */
-    name: () => parkedAs ?? keepAliveName(handle.surface, embed.options()),
+    _name: () => parkedAs ?? keepAliveName(c._surface, c._options),
     /** Whether nothing shows it: in the lot, or its component hidden. */
-    away: () => hidden || !!stowedIn,
-    stow,
+    _away: () => hidden || !!stowedIn,
+    _stow: stow,
     // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
     // frame already out of the document: it has lost its document.)
-    aside() {
-      const { iframe } = handle;
-      if (canMove() && handle.getState().status != 'idle' && iframe?.isConnected != false) stow();
+    _aside() {
+      if (canMove() && !c._status._is('idle') && c._frame?._iframe.isConnected != false) stow();
     },
-    hide: () => void (hidden = true),
-    park(place?: HTMLElement): boolean {
-      const name = keepAliveName(handle.surface, embed.options());
+    _hide: () => void (hidden = true),
+    _park(place?: HTMLElement): boolean {
+      const name = keepAliveName(c._surface, c._options);
       if (!name || parkedAs) return !!parkedAs;
       stow(place);
-      embed.place(stowedIn!, handlerless);
+      c._place(stowedIn!, NO_HANDLERS);
       parkedAs = name;
-      parked.set(keeping, setTimeout(handle.destroy, limits.idle));
+      parked.set(keeping, setTimeout(c._destroy, limits.idle));
       evict();
       return true;
     },
     /** Whether it is parked. */
-    parked: () => !!parkedAs,
+    _parked: () => !!parkedAs,
     /** Placed in `box`: shown, out of the lot unless that is its slot. */
-    shown(box: HTMLElement) {
+    _shown(box: HTMLElement) {
       hidden = false;
       if (box != stowedIn) unstow();
     },
     /** Destroyed: out of the lot, its slot gone. */
-    leave() {
+    _leave() {
       unstow();
       if (live.delete(keeping) && !live.size) removeEventListener(RELEASE, release);
     },

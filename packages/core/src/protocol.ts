@@ -1,78 +1,14 @@
-import { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
+import { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES, type Surface } from './catalog';
 import { EmbedError } from './errors';
-
-export { ACTION_PREFIX, ACTION_SCHEMAS, EVENT_PREFIX, EVENT_SCHEMAS, SOURCE, SURFACES } from './catalog';
+import { KINDS, compile, isPlainObject, type PayloadOf, type Schema } from './rules';
 
 /*
  * The message protocol of the platform's embeds, derived from its catalog (catalog.ts): the
- * rule language of field descriptors (`KINDS` and `compile`), the TypeScript types of events and
- * actions, the validation of incoming envelopes (`parseMessage`) and the builder of outgoing
- * ones (`createAction`).
+ * TypeScript types of events and actions, the validation of incoming envelopes (`parseMessage`)
+ * and the builder of outgoing ones (`createAction`), both compiled once from the catalog in the
+ * rule language (rules.ts), and the names derived from the catalog (`onDashboardLoaded`, ...).
  */
 
-// The runtime check of each kind. Kind names read as the rule, so an error message can
-// quote the descriptor itself: `"widgetCount" must be integer>=0 (got -1)`. The same checks
-// (and the same messages) serve event payloads, action payloads and the SDK's own options.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each check narrows its own input
-export const KINDS: Record<string, (v: any) => unknown> = {
-  string: (v) => typeof v == 'string',
-  'non-empty string': (v) => typeof v == 'string' && v.trim() != '',
-  number: Number.isFinite,
-  'integer>=0': (v) => Number.isSafeInteger(v) && v >= 0,
-  'number>=0': (v) => Number.isFinite(v) && v >= 0,
-  boolean: (v) => typeof v == 'boolean',
-  function: (v) => typeof v == 'function',
-  object: (v) => isPlainObject(v),
-  any: () => 1,
-  null: (v) => v === null,
-  'f_<view>.<dimension>=<JSON>': (v) => typeof v == 'string' && /^f_[^=.]+\.[^=]+=./s.test(v),
-  'platform:event:<name>': (v) => EVENTS.has(v) || (typeof v == 'string' && TYPE.test(v)),
-};
-
-/** Maps each kind name of a field descriptor to its TypeScript type. */
-export interface KindTypes {
-  string: string;
-  object: Record<string, unknown>;
-  'non-empty string': string;
-  number: number;
-  'integer>=0': number;
-  'number>=0': number;
-  boolean: boolean;
-  any: unknown;
-  null: null;
-  'f_<view>.<dimension>=<JSON>': FilterUrlParameter;
-}
-
-/** A `filterUrlParameter`: `f_<semantic_view>.<dimension>=<JSON>`. Build one with `filterUrlParameter()`. */
-export type FilterUrlParameter = `f_${string}.${string}=${string}`;
-
-/** The kind names of the protocol's descriptors (the keys of {@link KindTypes}). */
-export type KindName = keyof KindTypes;
-type Alternatives<K extends string> = K | `${K}|${K}`;
-/**
- * A field descriptor: an enum of literals, or one or two kind names joined by `|`, optionally
- * ending in `?`. Typed, so a typo (`'strng?'`) is a compile error, not a `TypeError` at run time.
- */
-export type FieldDescriptor<K extends string = KindName> = readonly (string | number | boolean)[] | Alternatives<K> | `${Alternatives<K>}?`;
-/** A payload schema: field name to descriptor. */
-export type Schema<K extends string = KindName> = { readonly [field: string]: FieldDescriptor<K> };
-
-type KindsOf<S> = S extends `${infer A}|${infer B}` ? KindsOf<A> | KindsOf<B> : S extends keyof KindTypes ? KindTypes[S] : never;
-type FieldType<D> = D extends readonly (infer E)[] ? E : D extends `${infer K}?` ? KindsOf<K> : KindsOf<D>;
-type Optional<S> = { [K in keyof S]: S[K] extends `${string}?` ? K : never }[keyof S];
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-/** The payload type a schema describes (derived, never written by hand). */
-export type PayloadOf<S> = [keyof S] extends [never]
-  ? Record<string, never>
-  : Simplify<
-      { -readonly [K in Exclude<keyof S, Optional<S> | '*'>]: FieldType<S[K]> } & {
-        -readonly [K in Exclude<Optional<S>, '*'>]?: FieldType<S[K]>;
-      } & ('*' extends keyof S ? { [key: string]: unknown } : unknown)
-    >;
-
-/** An embed surface: `dashboard`, `app` or `chat`. */
-export type Surface = (typeof SURFACES)[number];
 /** Short event names: `ready`, `view`, `navigate`, `dashboard-loaded`, `download`, `drilldown`, `ai-query`, `error`. */
 export type EventName = keyof typeof EVENT_SCHEMAS;
 /** Short action names: `set-color-scheme`, `set-theme`, `set-locale`, `set-filter`, `navigate`, `refresh`. */
@@ -101,6 +37,8 @@ export const kebabCase = <S extends string>(name: S): KebabCase<S> => name.repla
 export type EventPropName<K extends EventName = EventName> = `on${Capitalize<CamelCase<K>>}`;
 /** The handler option of an event: `eventProp('dashboard-loaded')` is `'onDashboardLoaded'`. */
 export const eventProp = <K extends EventName>(name: K): EventPropName<K> => ('on' + camelCase('-' + name)) as EventPropName<K>;
+/** The handler option of each event of the catalog, by event name. @internal */
+export const EVENT_PROPS = /* @__PURE__ */ new Map(Object.keys(EVENT_SCHEMAS).map((name) => [name, eventProp(name as EventName)]));
 
 /** Payload of `ready`. */
 export type ReadyPayload = EventMap['ready'];
@@ -165,87 +103,26 @@ function prefixed(schemas: object, prefix: string) {
 /** `Object.entries` of a table, with the shape its entries share. @internal */
 export const entriesOf = <Spec>(table: object): [string, Spec][] => Object.entries(table);
 
-/** Whether a value is a plain object (any realm), not an array, Map, Date, null, ... */
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
-
-// A value as a string that does not depend on the order of its keys (a property list replacer of the sorted keys).
-const stable = (value: unknown) => {
-  const keys: string[] = [];
-  JSON.stringify(value, (key, v: unknown) => (keys.push(key), v));
-  return JSON.stringify(value, keys.sort());
-};
-/**
- * Whether two option values are the same: identical, or equal by value where a framework
- * re-creates them on every render (plain objects, whatever their key order; URLs). @internal
- */
-export const same = (a: unknown, b: unknown): boolean =>
-  a === b ||
-  (a instanceof URL || b instanceof URL ? String(a) == String(b) : isPlainObject(a) && isPlainObject(b) && stable(a) == stable(b));
-
-// A value quoted in a reason: short, and never a whole object.
-const show = (v: unknown) =>
-  typeof v == 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v == 'number' ? v : v === null ? 'null' : typeof v;
-
-/** A schema compiled to one check: `undefined` when a value matches, else the reason it does not. */
-type Check = (payload: Record<string, unknown>) => string | undefined;
-
-/** Compiles a schema once: per field its name, whether it is optional, its test and the words of the rule. */
-export const compile = <K extends string>(schema: Schema<K>, kinds = KINDS): Check => {
-  const rules: [string, boolean, (v: unknown) => unknown, string][] = [];
-  for (const key in schema) {
-    const d = schema[key]!;
-    const optional = typeof d == 'string' && d.endsWith('?');
-    const tests =
-      typeof d == 'string'
-        ? (optional ? d.slice(0, -1) : d).split('|').map((k) => {
-            // Typed descriptors make this a compile error; a schema built at run time gets a clear one.
-            if (!kinds[k] && __DEV__) throw new EmbedError('invalid-option', `unknown kind "${k}" in the descriptor of "${key}"`);
-            return kinds[k] ?? (() => 0);
-          })
-        : [(v: unknown) => d.includes(v as string)];
-    if (key != '*')
-      rules.push([
-        key,
-        optional,
-        tests[1] ? (v) => tests.some((test) => test(v)) : tests[0]!,
-        typeof d == 'string' ? (optional ? d.slice(0, -1) + ' when present' : d) : d.join('|'),
-      ]);
-  }
-  return (payload) => {
-    for (const [key, optional, test, rule] of rules) {
-      const v = payload[key];
-      if (!(optional && v === undefined) && !test(v)) return `"${key}" must be ${rule} (got ${show(v)})`;
-    }
-  };
-};
-
-/**
- * Checks a payload against a schema.
- * @returns `undefined` when it matches, else the reason it does not.
- */
-export const checkPayload = (schema: Schema, payload: Record<string, unknown>): string | undefined => {
-  let check = compiled.get(schema);
-  if (!check) compiled.set(schema, (check = compile(schema)));
-  return check(payload);
-};
-const compiled = /* @__PURE__ */ new WeakMap<Schema, Check>();
-
 // Compiled once, and looked up in Maps by the full type string, never on plain objects by a
 // message's type: a type of `constructor` or `__proto__` must be an unknown type, not Object.prototype's.
+// (Typed: a descriptor of the catalog that is not in the rule language, `'strng?'`, fails to compile here.)
 const compileAll = (schemas: Record<string, Schema>, prefix: string) =>
   new Map(Object.keys(schemas).map((k) => [prefix + k, compile(schemas[k]!)]));
 const EVENTS = /* @__PURE__ */ compileAll(EVENT_SCHEMAS, EVENT_PREFIX);
 const ACTIONS = /* @__PURE__ */ compileAll(ACTION_SCHEMAS, ACTION_PREFIX);
 const TYPE = /^platform:event:[\w-]{1,64}$/;
 // The envelope is checked like a payload, in this order: who sent it first.
-const ENVELOPE = /* @__PURE__ */ compile<string>({
-  source: [SOURCE],
-  direction: ['event'],
-  type: 'platform:event:<name>',
-  payload: 'object',
-  timestamp: 'number',
-  surface: SURFACES,
-});
+const ENVELOPE = /* @__PURE__ */ compile<string>(
+  {
+    source: [SOURCE],
+    direction: ['event'],
+    type: 'platform:event:<name>',
+    payload: 'object',
+    timestamp: 'number',
+    surface: SURFACES,
+  },
+  { ...KINDS, 'platform:event:<name>': (v) => EVENTS.has(v) || (typeof v == 'string' && TYPE.test(v)) },
+);
 
 /** Whether `name` is an event name of the catalog (`ready`, ...), as opposed to `constructor` or a typo. */
 export const isEventName = (name: string): name is EventName => EVENTS.has(EVENT_PREFIX + name);

@@ -1,36 +1,28 @@
-import type { createHandlers } from './handlers';
-import type { Receiver } from './listener';
-import { EVENT_PREFIX, parseMessage, type EventMessage, type EventName } from './protocol';
+import { EVENT_PREFIX } from './catalog';
+import type { Controller } from './context';
+import { parseMessage, type EventName } from './protocol';
 
 /*
  * The receiver of one embed's messages. listener.ts routes here only those whose `event.source`
  * is this embed's iframe window; the receiver checks their origin with `===` (a frame navigated
  * away posts from another one: its data is never read), validates the envelope and payload
  * (parseMessage), and only then hands each valid event of the catalog to the controller (what it
- * means to the embed's lifecycle: embed.ts), then every valid event to the host's handlers.
+ * means to the embed's lifecycle: `_react`, embed.ts), then every valid event to the host's handlers.
  */
 
-/** What the controller does with each valid event of the catalog, before the host's handlers see it. */
-export type Reaction = (name: EventName, payload: Record<string, unknown>, message: EventMessage) => void;
-
-/** Creates the receiver of one embed. */
-export function createReceiver(
-  origin: () => string,
-  { log, diagnose, emit }: ReturnType<typeof createHandlers>,
-  redact: (text: string) => string,
-  react: Reaction,
-): Receiver {
-  return (event) => {
-    if (event.origin !== origin()) return diagnose({ kind: 'origin-mismatch', origin: event.origin });
+/** Gives the controller its receiver, `_receive`: messages checked against `_origin`, events to `_react`, then to `_emit`. */
+export function createReceiver(c: Pick<Controller, '_origin' | '_diagnose' | '_redact' | '_log' | '_react' | '_emit' | '_receive'>): void {
+  c._receive = (event) => {
+    if (event.origin !== c._origin) return c._diagnose({ kind: 'origin-mismatch', origin: event.origin });
     const result = parseMessage(event.data);
-    if (!result.ok) return diagnose({ kind: 'invalid-message', reason: redact(result.reason) });
+    if (!result.ok) return c._diagnose({ kind: 'invalid-message', reason: c._redact(result.reason) });
     const { message } = result;
     const name = message.type.slice(EVENT_PREFIX.length);
-    log('event', message.type);
+    c._log('event', message.type);
     if (result.known) {
-      react(name as EventName, message.payload, result.message);
-      emit(name, [message.payload, message]);
+      c._react(name as EventName, message.payload, result.message);
+      c._emit(name, [message.payload, message]);
     }
-    emit('*', [message]);
+    c._emit('*', [message]);
   };
 }

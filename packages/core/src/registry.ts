@@ -8,8 +8,8 @@
 export type Unsubscribe = () => void;
 
 interface Entry {
-  fn: Function;
-  once?: boolean;
+  _fn: Function;
+  _once?: boolean | undefined;
 }
 
 const NONE: readonly Entry[] = [];
@@ -19,34 +19,36 @@ export function createRegistry(call: (fn: Function, args: unknown[]) => void) {
   const lists = new Map<string, readonly Entry[]>();
   const remove = (name: string, fn: Function) => {
     const list = lists.get(name);
-    if (list?.some((e) => e.fn === fn))
+    if (list?.some((e) => e._fn === fn))
       lists.set(
         name,
-        list.filter((e) => e.fn !== fn),
+        list.filter((e) => e._fn !== fn),
       );
   };
   return {
     /** Adds `fn` under `name`; the same function twice is one handler (its last `once` wins, in place). */
-    add(name: string, fn: Function, once?: boolean): Unsubscribe {
+    _add(name: string, fn: Function, once?: boolean): Unsubscribe {
       const list = lists.get(name) ?? [];
-      const entry = { fn, once };
-      lists.set(name, list.some((e) => e.fn === fn) ? list.map((e) => (e.fn === fn ? entry : e)) : [...list, entry]);
+      const entry = { _fn: fn, _once: once };
+      lists.set(name, list.some((e) => e._fn === fn) ? list.map((e) => (e._fn === fn ? entry : e)) : [...list, entry]);
       return () => remove(name, fn);
     },
-    remove,
+    /** Removes `fn` from `name`. */
+    _remove: remove,
     /** Whether `name` has a handler. */
-    has: (name: string): boolean => !!lists.get(name)?.[0],
+    _has: (name: string): boolean => !!lists.get(name)?.[0],
     /**
      * Calls every handler of `name` with `args`, removing the `once` ones first; stops early
      * once `current` says the call is out of date (a handler changed what was being told).
      */
-    emit(name: string, args: unknown[], current?: () => boolean): void {
-      for (const { fn, once } of lists.get(name) ?? NONE) {
+    _emit(name: string, args: unknown[], current?: () => boolean): void {
+      for (const { _fn: fn, _once: once } of lists.get(name) ?? NONE) {
         if (current && !current()) return;
         if (once) remove(name, fn);
         call(fn, args);
       }
     },
-    clear: () => lists.clear(),
+    /** Forgets every handler. */
+    _clear: () => lists.clear(),
   };
 }

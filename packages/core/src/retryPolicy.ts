@@ -1,5 +1,5 @@
-import { RETRY_BASE, RETRY_COUNT, type AnyOptions, type Diagnostic } from './embedOptions';
-import type { SessionFailure } from './sessionSource';
+import type { Controller } from './context';
+import { RETRY_BASE, RETRY_COUNT } from './embedOptions';
 
 /*
  * The retry policy: what a failed load attempt leads to. A failure a fresh session can cure (a
@@ -11,15 +11,14 @@ import type { SessionFailure } from './sessionSource';
  */
 
 /**
- * Creates the retry policy of one embed.
- * @param options the embed's current options (`retry`, `session`)
- * @param later registers what to undo when the current attempt ends (a waiting retry is cancelled with it)
- * @param diagnose reports each retry to `onDiagnostic`
+ * Gives the controller its retry policy: `_retry`, `_waiting` and `_resetRetries`. It reads the
+ * `retry` and `session` options, registers a waiting retry with the load's scope (it is cancelled
+ * with it), starts the next attempt with `_start` and reports each retry to `_diagnose`.
  */
-export function createRetryPolicy(options: () => AnyOptions, later: (undo: () => void) => void, diagnose: (d: Diagnostic) => void) {
+export function createRetryPolicy(
+  c: Pick<Controller, '_options' | '_later' | '_diagnose' | '_start' | '_waiting' | '_retry' | '_resetRetries'>,
+): void {
   let attempt = 0;
-  // Between a scheduled retry and its start: the failed frame may report its failure again.
-  let waiting = false;
   // Runs `go` now, or once the network is back and the tab is shown.
   const whenUp = (go: () => void) => {
     const [target, type] =
@@ -27,30 +26,20 @@ export function createRetryPolicy(options: () => AnyOptions, later: (undo: () =>
     if (!target) return go();
     const on = () => (target.removeEventListener(type!, on), whenUp(go));
     target.addEventListener(type!, on);
-    later(() => target.removeEventListener(type!, on));
+    c._later(() => target.removeEventListener(type!, on));
   };
-  return {
-    /**
-     * Schedules `start` after a failure a fresh session can cure, while attempts remain.
-     * @returns whether it did (else the load failed for good).
-     */
-    retry(failure: SessionFailure, renewable: boolean | undefined, start: () => void): boolean {
-      const { retry, session } = options();
-      const max = typeof retry == 'number' ? retry : retry === false ? 0 : RETRY_COUNT;
-      if (!renewable || typeof session != 'function' || attempt >= max) return false;
-      // Jitter (half to all of the backoff) spreads the retries of many embeds that failed together.
-      const delay = Math.max(Math.round(RETRY_BASE * 2 ** attempt++ * (0.5 + Math.random() / 2)), failure.wait ?? 0);
-      diagnose({ kind: 'retry', attempt, of: max, delay, error: failure });
-      waiting = true;
-      const timer = setTimeout(() => whenUp(start), delay);
-      later(() => clearTimeout(timer));
-      return true;
-    },
-    /** Whether a retry waits to start. */
-    waiting: () => waiting,
-    /** A load starts (the retry that waited, or another). */
-    started: () => void (waiting = false),
-    /** The embed is ready, or the host reloaded: the attempts count from zero again. */
-    reset: () => void (attempt = 0),
+  c._waiting = false;
+  c._retry = (failure, renewable) => {
+    const { retry, session } = c._options;
+    const max = typeof retry == 'number' ? retry : retry === false ? 0 : RETRY_COUNT;
+    if (!renewable || typeof session != 'function' || attempt >= max) return false;
+    // Jitter (half to all of the backoff) spreads the retries of many embeds that failed together.
+    const delay = Math.max(Math.round(RETRY_BASE * 2 ** attempt++ * (0.5 + Math.random() / 2)), failure.wait ?? 0);
+    c._diagnose({ kind: 'retry', attempt, of: max, delay, error: failure });
+    c._waiting = true;
+    const timer = setTimeout(() => whenUp(c._start), delay);
+    c._later(() => clearTimeout(timer));
+    return true;
   };
+  c._resetRetries = () => void (attempt = 0);
 }

@@ -1,6 +1,7 @@
-import { SESSION_TIMEOUT, type AnyOptions, type Diagnostic, type SessionResult } from './embedOptions';
-import { EmbedError } from './errors';
-import { isPlainObject } from './protocol';
+import type { Controller } from './context';
+import { SESSION_TIMEOUT, type AnyOptions, type SessionResult } from './embedOptions';
+import { EmbedError, type SessionFailure } from './errors';
+import { isPlainObject } from './rules';
 import { afterWait, claimSession, redactSessions, waitPage } from './sessions';
 import { clampTimeout } from './timing';
 
@@ -22,9 +23,6 @@ import { clampTimeout } from './timing';
  * every session call of every embed and copy of the SDK waits for it, then they go one at a
  * time: a rate-limited platform sees one retry at a time from a page, not one per embed.
  */
-
-/** A failure of the session source: `renew` when a later call may cure it, not before `wait` ms. */
-export type SessionFailure = EmbedError & { renew?: boolean; wait?: number };
 
 /** The longest `Retry-After` honoured, in ms: a route asking for longer is asked again after this. */
 export const MAX_RETRY_AFTER = 60000;
@@ -146,20 +144,19 @@ const callSession = async (source: Function, signal: AbortSignal, ms: number, ow
 };
 
 /**
- * Creates the session source of one embed, reading its options through `options`.
- * @param diagnose hears that the page-wide record could not be used (see sessions.ts)
+ * Gives the controller its session source: `_sessionId`, `_nextSession` and `_giveSession`. It
+ * reads the `session`, `initialSession` and `sessionTimeout` options, and tells `_diagnose` that
+ * the page-wide record could not be used (see sessions.ts).
  */
-export function createSessionSource(options: () => AnyOptions, diagnose: (diagnostic: Diagnostic) => void) {
+export function createSessionSource(c: Pick<Controller, '_options' | '_diagnose' | '_sessionId' | '_nextSession' | '_giveSession'>): void {
   // A session to use before calling the `session` function: `initialSession`, or the one given to reload().
-  let given = options().initialSession;
+  let given = c._options.initialSession;
   // Whether a used `given` id may be replaced by a fresh one: yes for initialSession (a restored page), not for reload(id).
   let replaceable = true;
-  // This embed's current session id: redacted for the embed's whole life, even once the page forgot it.
-  let current = '';
 
   const used = () =>
     failure(
-      `session already used${__DEV__ ? `: sessions are single-use${renewHint(options()) || ', return a fresh one for every call'}` : ''}`,
+      `session already used${__DEV__ ? `: sessions are single-use${renewHint(c._options) || ', return a fresh one for every call'}` : ''}`,
     );
   // Not renewable: the same source would give it again. (Refused before anything copies or parses it.)
   const bounded = (id: string) => {
@@ -167,41 +164,33 @@ export function createSessionSource(options: () => AnyOptions, diagnose: (diagno
       throw failure(
         __DEV__ ? `the session id has ${id.length} characters, more than a session id has (${MAX_SESSION_ID})` : 'session id too long',
       );
-    return claimSession(id, diagnose);
+    return claimSession(id, c._diagnose);
   };
   const claim = (id: unknown) => {
     if (typeof id != 'string' || !id.trim()) return;
     if (!bounded(id)) throw used();
-    return (current = id);
+    return (c._sessionId = id);
   };
 
-  return {
-    /** The current session id, for redaction. */
-    current: () => current,
-    /** Uses `id` for the next load: `replace` when a used one may be replaced by a fresh one (initialSession). */
-    give(id: string | undefined, replace: boolean) {
-      given = id;
-      replaceable = replace;
-    },
-    /**
-     * This load's session id: the given one, else one from `session`; `undefined` in private mode.
-     * @throws {SessionFailure} when none can be had.
-     */
-    async next(signal: AbortSignal): Promise<string | undefined> {
-      const source = options().session;
-      const id = given;
-      given = undefined;
-      if (id !== undefined) {
-        if (bounded(id)) return (current = id);
-        // An initialSession already used on this page (a restored page) is replaced by a fresh one, if we can mint one.
-        if (!replaceable || typeof source != 'function') throw used();
-      }
-      if (typeof source != 'function') return source === undefined ? source : (claim(source) ?? throwNone(source));
-      const ms = clampTimeout(options().sessionTimeout ?? SESSION_TIMEOUT);
-      // (A load superseded while it waited for the page's wait mints nothing.)
-      const result = await afterWait(() => (signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, current)));
-      return claim(isPlainObject(result) ? result.sessionId : result) ?? throwNone(result);
-    },
+  c._sessionId = '';
+  c._giveSession = (id, replace) => {
+    given = id;
+    replaceable = replace;
+  };
+  c._nextSession = async (signal) => {
+    const source = c._options.session;
+    const id = given;
+    given = undefined;
+    if (id !== undefined) {
+      if (bounded(id)) return (c._sessionId = id);
+      // An initialSession already used on this page (a restored page) is replaced by a fresh one, if we can mint one.
+      if (!replaceable || typeof source != 'function') throw used();
+    }
+    if (typeof source != 'function') return source === undefined ? source : (claim(source) ?? throwNone(source));
+    const ms = clampTimeout(c._options.sessionTimeout ?? SESSION_TIMEOUT);
+    // (A load superseded while it waited for the page's wait mints nothing.)
+    const result = await afterWait(() => (signal.aborted ? Promise.reject(signal.reason) : callSession(source, signal, ms, c._sessionId)));
+    return claim(isPlainObject(result) ? result.sessionId : result) ?? throwNone(result);
   };
 }
 

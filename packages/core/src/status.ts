@@ -25,6 +25,9 @@ export const IDLE: EmbedState = { status: 'idle', error: null, ready: null };
 
 const noop = () => {};
 
+/** The status of one embed (see {@link createStatus}). @internal */
+export type Status = ReturnType<typeof createStatus>;
+
 /**
  * Creates the status of one embed.
  * @param call runs one state listener (it decides what a throw means)
@@ -38,7 +41,7 @@ export function createStatus(call: (listener: Function, args: unknown[]) => void
     const next = (state = { status, error, ready: payload });
     // A listener that changed the state re-entrantly has had every listener told the newer
     // state: the rest of this, outdated, notification is dropped.
-    listeners.emit('state', [next], () => state === next);
+    listeners._emit('state', [next], () => state === next);
   };
   // A stretch of loading begins, unless one is under way: a new `ready` promise.
   const expect = () => {
@@ -51,30 +54,32 @@ export function createStatus(call: (listener: Function, args: unknown[]) => void
   };
   return {
     /** The current snapshot. */
-    get: () => state,
+    _get: () => state,
+    /** Whether the embed is in `status`. */
+    _is: (status: EmbedStatus) => state.status == status,
     /** Changes the state and tells the listeners. */
-    set,
-    subscribe: (listener: (state: EmbedState) => void): Unsubscribe => listeners.add('state', listener),
+    _set: set,
+    _subscribe: (listener: (state: EmbedState) => void): Unsubscribe => listeners._add('state', listener),
     /** The promise of the current stretch of loading. */
-    ready: () => ready,
+    _ready: () => ready,
     /** A stretch of loading begins (a lazy embed waits for the viewer), unless one is under way: a new `ready` promise. */
-    expect,
+    _expect: expect,
     /** Loading (again): the state says so, and a `ready` promise waits unless one does already. */
-    loading() {
+    _loading() {
       expect();
       if (state.status != 'loading') set('loading');
     },
     /** Ready with `payload`: the state says so, the `ready` promise resolves. */
-    readied(payload: ReadyPayload) {
+    _readied(payload: ReadyPayload) {
       set('ready', null, payload);
       settle?.(payload);
     },
     /** Failed for good (`error`), or `destroyed`: the state says so, the `ready` promise rejects. */
-    failed(failure: EmbedError, status: 'error' | 'destroyed' = 'error') {
+    _failed(failure: EmbedError, status: 'error' | 'destroyed' = 'error') {
       settle?.(null, failure);
       set(status, status == 'error' ? failure : null);
     },
     /** Forgets the listeners. */
-    clear: () => listeners.clear(),
+    _clear: () => listeners._clear(),
   };
 }

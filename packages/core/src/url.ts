@@ -1,22 +1,24 @@
-import { EMBED_OPTIONS, type EmbedOptionSpec } from './embedOptions';
-import {
-  LAUNCH_OPTIONS,
-  checkMember,
-  compileAlways,
-  compileOptions,
-  parameter,
-  refuse,
-  type AppLaunchOptions,
-  type FilterValue,
-  type LaunchOptionSpec,
-  type OptionKind,
-} from './launchOptions';
+import { SURFACES, type Surface } from './catalog';
+import { refuse } from './errors';
+import { LAUNCH_OPTIONS, LAUNCH_URL, type AppLaunchOptions, type FilterValue, type LaunchOptionSpec } from './launchOptions';
 import { normalizeBaseUrl } from './origin';
-import { SURFACES, entriesOf, type FieldDescriptor, type FilterUrlParameter, type Surface } from './protocol';
+import { entriesOf } from './protocol';
+import {
+  KINDS,
+  checkMember,
+  compileOptions,
+  isPositiveInteger,
+  isPublicId,
+  show,
+  type FieldDescriptor,
+  type FilterUrlParameter,
+  type OptionKind,
+} from './rules';
 
 /*
- * The embed URL of each surface, built from the launch-option table, and the session id
- * redaction every log and error message goes through.
+ * The embed URL of each surface, built from how each launch option goes into it (LAUNCH_URL), the
+ * checks that must hold in every build before a URL is built, and the session id redaction every
+ * log and error message goes through.
  */
 
 /** Everything an embed URL is built from. */
@@ -31,21 +33,25 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
   session?: string;
 }
 
-const alwaysChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
+/** One parameter, `<name>=<value>` (a value other than a string as JSON), optionally encoded: in URLs, and as a filter's `filterUrlParameter`. @internal */
+export const parameter = (name: string, value: unknown, encode = (text: string) => text): string =>
+  encode(name) + '=' + encode(typeof value == 'string' ? value : JSON.stringify(value));
+
 /**
- * Checks the options marked `always` (in every build): the ids the surface requires, the
- * timeouts and `retry`. The reason names the option and quotes the value.
+ * Checks, in every build, what would load a wrong URL or silently turn a safeguard off: the id
+ * the surface requires, `retry` and the timeouts (in the words, and the order, of their rules in
+ * `EMBED_OPTIONS`). The reason names the option and quotes the value.
  * @throws {EmbedError} `invalid-option`
  */
 export function checkAlways(surface: Surface, options: Record<string, unknown>): void {
-  let check = alwaysChecks.get(surface);
-  if (!check) {
-    const schema: Record<string, FieldDescriptor<OptionKind>> = {};
-    for (const [name, spec] of entriesOf<EmbedOptionSpec>(EMBED_OPTIONS))
-      if (spec.always && (!spec.surfaces || spec.surfaces.includes(surface))) schema[name] = spec.check!;
-    alwaysChecks.set(surface, (check = compileAlways(schema)));
-  }
-  refuse(check(options));
+  const must = (name: string, holds: unknown, rule: string) => holds || refuse(`"${name}" must be ${rule} (got ${show(options[name])})`);
+  const optional = (name: string, kinds: string[]) =>
+    must(name, options[name] === undefined || kinds.some((kind) => KINDS[kind]!(options[name])), `${kinds.join('|')} when present`);
+  if (surface == 'dashboard') must('publicId', isPublicId(options.publicId), 'a public id such as "sales-overview"');
+  if (surface == 'app') must('deploymentId', isPositiveInteger(options.deploymentId), 'positive integer');
+  optional('retry', ['integer>=0', 'boolean']);
+  optional('sessionTimeout', ['number>=0']);
+  optional('readyTimeout', ['number>=0']);
 }
 
 // Checks every option the URL is built from (development only: the options are the host's code;
@@ -92,7 +98,7 @@ export function filterUrlParameter(view: string, dimension: string, value: Filte
       );
     checkMember('filter', key, value, LAUNCH_OPTIONS.filters.value);
   }
-  return parameter(LAUNCH_OPTIONS.filters.prefix + key, value) as FilterUrlParameter;
+  return parameter(LAUNCH_URL.filters + key, value) as FilterUrlParameter;
 }
 
 /**
@@ -119,12 +125,12 @@ export function buildEmbedUrl(surface: Surface, options: EmbedUrlOptions): strin
   const base = normalizeBaseUrl(options.baseUrl);
   if (options.session !== undefined)
     params.push(parameter(surface == 'chat' ? 'sessionId' : 'session', options.session, encodeURIComponent));
-  for (const [name, spec] of entriesOf<LaunchOptionSpec>(LAUNCH_OPTIONS)) {
+  for (const name in LAUNCH_URL) {
+    const form = LAUNCH_URL[name as keyof typeof LAUNCH_URL];
     const value = o[name];
-    if (spec.prefix)
-      for (const key in value as object)
-        params.push(parameter(spec.prefix + key, (value as Record<string, unknown>)[key], encodeURIComponent));
-    else if (value !== undefined && value !== spec.default) params.push(parameter(name, value, encodeURIComponent));
+    if (typeof form == 'string')
+      for (const key in value as object) params.push(parameter(form + key, (value as Record<string, unknown>)[key], encodeURIComponent));
+    else if (value !== undefined && value !== form) params.push(parameter(name, value, encodeURIComponent));
   }
   const url = `${base}/embed/${surface == 'app' ? `d/${options.deploymentId}/app` : surface == 'chat' ? surface : `dashboard/${encodeURIComponent(options.publicId!)}`}`;
   return params.length ? `${url}?${params.join('&')}` : url;

@@ -196,6 +196,24 @@ describe('installFakePlatform', () => {
     }
   });
 
+  test("a test's 429 leaves no page-wide wait to the next: install and uninstall end the Retry-After wait", async () => {
+    const RECORD = Symbol.for('platform-embed.sessions@2');
+    const record = () => (globalThis as unknown as Record<symbol, { until: number; line: unknown }>)[RECORD]!;
+    // This test: the session route answers 429, Retry-After: 30 (the page waits 30 s before the next call).
+    const limited = dashboard({ retry: false, session: async () => new Response('', { status: 429, headers: { 'retry-after': '30' } }) });
+    await expect(limited.ready).rejects.toMatchObject({ code: 'session' });
+    expect(record().until).toBeGreaterThan(Date.now() + 20000);
+    limited.destroy();
+    // The next test: its embed's session is asked for at once, not in 30 s.
+    fake.uninstall();
+    expect(record()).toMatchObject({ until: 0, line: 0 });
+    record().until = Date.now() + 30000; // (a wait left by a test run without the kit)
+    fake = installFakePlatform();
+    expect(record().until).toBe(0);
+    dashboard();
+    await fake.ready(undefined, { timeout: 1000 });
+  });
+
   test('no embed mounts: next() rejects with what to check; uninstall() rejects the waiting calls', async () => {
     fake.uninstall();
     fake = installFakePlatform({ timeout: 20 });

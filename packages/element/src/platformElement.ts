@@ -1,13 +1,12 @@
 import {
   EVENT_PREFIX,
-  EVENT_SCHEMAS,
   EmbedError,
   actionHelpers,
   bindingOptions,
   checkAttributes,
   createAction,
   createBinding,
-  eventProp,
+  eventHandlers,
   type ActionArgs,
   type ActionName,
   type ActionType,
@@ -18,7 +17,6 @@ import {
   type EmbedHandle,
   type EmbedState,
   type EventMessage,
-  type EventName,
   type ReadyPayload,
   type SessionSource,
   type Surface,
@@ -134,12 +132,9 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   #listeners = new Set<unknown>();
   #heard = false;
   // The handler options: each protocol event re-dispatched as a DOM event.
-  #handlers: Record<string, Function> = Object.fromEntries(
-    Object.keys(EVENT_SCHEMAS).map((name) => [
-      eventProp(name as EventName),
-      (detail: unknown, message: unknown) =>
-        this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message })),
-    ]),
+  // (Its catch-all is #onEvent's.)
+  #handlers = eventHandlers((name, detail, message) =>
+    this.dispatchEvent(Object.assign(new CustomEvent(ELEMENT_EVENT_PREFIX + name, { detail, bubbles: true }), { message })),
   );
   #onEvent = (message: EventMessage) =>
     this.#heard || message.type != EVENT_PREFIX + 'error' || this.#handlers.onError!(message.payload, message);

@@ -80,7 +80,9 @@ export type MockEmbed = { readonly [K in keyof typeof ACTIONS]: () => Promise<vo
 export interface PlatformFixture extends MockPlatform {
   /**
    * The helpers of the mock embed in `scope` (a page, or a locator of the container when a page
-   * has several embeds): the iframe whose URL is on this mock platform.
+   * has several embeds): the iframe whose URL is on this mock platform. After the test, the
+   * `Retry-After` wait a throttled session route left in that page ends (a page shared by several
+   * tests does not hold the next one's session calls).
    * @example
    * ```ts
    * const dashboard = platform.embedIn(page);
@@ -106,6 +108,21 @@ export interface PlatformWorkerFixtures {
   platformOptions: MockPlatformOptions;
   /** The mock platform, started once per worker (as is) and closed after its last test. */
   mockPlatform: MockPlatform;
+}
+
+/**
+ * Ends the wait that a `Retry-After` (of a throttled session route: `platform.throttle()`) set on
+ * `page`: the SDK keeps it in a page-wide record (`Symbol.for('platform-embed.sessions@2')`,
+ * shared by every copy of the SDK in the page), so that the session calls of the page wait for it.
+ * The ids used stay used. A page that is closed, or has no record, is left as it is.
+ */
+async function endPageWait(page: Page): Promise<void> {
+  await page
+    .evaluate(() => {
+      const record = (globalThis as Record<symbol, { version?: unknown } | undefined>)[Symbol.for('platform-embed.sessions@2')];
+      if (record?.version === 2) Object.assign(record, { until: 0, line: 0 });
+    })
+    .catch(() => {});
 }
 
 /** Creates the helpers of the mock embed page in `frame`. */
@@ -143,11 +160,17 @@ export const platformFixtures: Fixtures<PlatformTestFixtures, PlatformWorkerFixt
   platform: async ({ mockPlatform }, use) => {
     mockPlatform.reset();
     const iframe = `iframe[src^="${mockPlatform.origin}/"]`;
+    const pages = new Set<Page>();
     await use(
       Object.assign(Object.create(mockPlatform) as MockPlatform, {
-        embedIn: (scope: Page | Locator) => mockEmbed(scope.locator(iframe).contentFrame()),
+        embedIn: (scope: Page | Locator) => {
+          pages.add('page' in scope ? scope.page() : scope);
+          return mockEmbed(scope.locator(iframe).contentFrame());
+        },
       }),
     );
+    // A page that outlives the test (shared by a describe block) keeps no `Retry-After` wait of it.
+    await Promise.all([...pages].map(endPageWait));
   },
 };
 

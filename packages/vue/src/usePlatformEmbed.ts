@@ -14,14 +14,12 @@ import {
   type VNode,
 } from 'vue';
 import {
-  EVENT_SCHEMAS,
   createBinding,
-  eventProp,
+  eventHandlers,
   type EmbedBindingOptions,
   type EmbedHandle,
   type EmbedState,
   type EventHandlerProps,
-  type EventName,
   type Surface,
 } from '@platform-embed/core';
 
@@ -120,12 +118,7 @@ export function usePlatformEmbed<S extends Surface>(
     embed.value = binding.handle;
   });
   // With `dispatch`, the handler options emit instead (one per event of the catalog).
-  const handlers: Record<string, Function> = {};
-  if (dispatch) {
-    for (const name of Object.keys(EVENT_SCHEMAS) as EventName[])
-      handlers[eventProp(name)] = (...args: unknown[]) => dispatch(name, ...args);
-    handlers.onEvent = (message: unknown) => dispatch('event', message);
-  }
+  const handlers = dispatch ? eventHandlers(dispatch) : {};
   const instance = getCurrentInstance();
   // Synchronous, so the embed exists before the parent's `mounted` hooks run. Values are
   // unwrapped from Vue's proxies (a reactive theme cannot be cloned into a message).

@@ -121,9 +121,10 @@ export interface FakePlatform {
   /** A fresh session id (`fake-session-<n>`), unique on the page, for a stubbed session endpoint. */
   createSession(): string;
   /**
-   * Stops answering; pending `ready()`/`next()` calls reject. Call it after each test. It also
-   * releases every embed parked, preloaded or set aside (`releaseEmbeds()`): the next test's
-   * `keepAlive` component must not adopt this test's embed, with this test's state.
+   * Stops answering; pending `ready()`/`next()` calls reject; the page-wide wait a `Retry-After`
+   * set ends (as it does at install). Call it after each test. It also releases every embed
+   * parked, preloaded or set aside (`releaseEmbeds()`): the next test's `keepAlive` component must
+   * not adopt this test's embed, with this test's state.
    */
   uninstall(): void;
 }
@@ -135,6 +136,21 @@ const PREFIX = '[platform-embed/testing]';
 let sessionCount = 0;
 /** The fake installed last, while it is installed: a second install without uninstall() replaces it. */
 let installedFake: FakePlatform | undefined;
+
+/**
+ * Ends the page-wide `Retry-After` wait (the page's session record, shared by every copy of the
+ * SDK: see the core's sessions.ts), so that a test that made the platform answer 429 does not
+ * hold the next test's session calls. The ids used stay used (an id is single-use on a page).
+ * Nothing is created where there is no record, and a record of another shape is left alone.
+ */
+function resetPageWait(page: object = globalThis): void {
+  try {
+    const record = (page as Record<symbol, { version?: unknown; until?: unknown; line?: unknown } | undefined>)[
+      Symbol.for('platform-embed.sessions@2')
+    ];
+    if (record?.version === 2) Object.assign(record, { until: 0, line: 0 });
+  } catch {}
+}
 
 /** One load of an embed: its iframe, the iframe's URL and window. */
 interface Load {
@@ -357,6 +373,8 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
     );
     installedFake.uninstall();
   }
+  // Each test starts without the wait a 429 of an earlier one left (and ends without its own: see uninstall).
+  resetPageWait();
   const embeds: FakeEmbed[] = [];
   const byContainer = new Map<Node, Tracked>();
   const loads = createHandOut(options.timeout ?? WAIT_MS);
@@ -391,6 +409,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       observer.disconnect();
       loads.close();
       releaseEmbeds();
+      resetPageWait();
     },
   };
   return (installedFake = fake);
