@@ -251,10 +251,12 @@ for (const name of ['html', 'react', 'vue'] as const) {
     test('a session route that fails shows its status and message in the page, not a blank box', async ({ page }) => {
       const closed = await startStaticServer({ host: '127.0.0.1' });
       await closed.close();
+      const logged: string[] = [];
       const unreachable = await startHost({
         name,
         mounts: HOSTS[name](root),
         platform: { baseUrl: closed.origin, apiKey: platform.apiKey, deploymentId: 1, publicId: 'sales-overview', mode: 'mock' },
+        log: (line) => logged.push(line),
       });
       try {
         await page.goto(`${unreachable.origin}/`);
@@ -267,6 +269,10 @@ for (const name of ['html', 'react', 'vue'] as const) {
         await expect(failure).toContainText('HTTP 502');
         await expect(failure).toContainText(`could not reach ${closed.origin}`);
         await expect(failure).not.toContainText(platform.apiKey);
+        // The host's server logs the cause of each failed call (the first and each retry).
+        expect(logged.length).toBeGreaterThan(0);
+        for (const line of logged)
+          expect(line).toContain(`${name} host, session route: [platform-embed/server] generate-session: could not reach ${closed.origin}`);
       } finally {
         await unreachable.close();
       }

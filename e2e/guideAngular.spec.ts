@@ -3,6 +3,7 @@ import { mockEmbed, type MockEmbed } from '../packages/mock/src/playwright';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
 import { prepareAngularApp, startAngularDevServer, startAngularServer, type AngularBuild, type AngularServer } from './support/angularApp';
 import { checkGuide, readGuide, type Guide } from './support/guides';
+import { figures } from './support/figures';
 
 // docs/guide/angular.md as written: a fresh `ng new --ssr` app with the guide's files over it and
 // our packages installed from `pnpm pack` (support/angularApp.ts), driven by checkGuide as built
@@ -34,7 +35,7 @@ test.beforeAll(async () => {
   guide = readGuide('angular', platform.origin);
   const report = prepareAngularApp(guide, platform.origin);
   if (report.steps.length)
-    console.log(`the Angular guide's app: ${report.steps.map(({ step, seconds }) => `${step} ${seconds} s`).join(', ')}`);
+    figures(`the Angular guide's app: ${report.steps.map(({ step, seconds }) => `${step} ${seconds} s`).join(', ')}`);
 });
 test.afterAll(async () => {
   await platform?.close();

@@ -21,6 +21,7 @@ import {
 import { expectNothingParked } from '../packages/mock/src/playwright';
 import { runNode, scaffold, writeFiles, type Scaffold } from './support/scaffold';
 import { startStaticServer, type RunningServer } from './support/staticServer';
+import { figures as writeFigures } from './support/figures';
 
 // Issue 16 in real Chromium, for React: the README's "Embeds that outlive their route" checked in
 // a fresh React app (Vite, @vitejs/plugin-react, react-router 7, <StrictMode>) built from the
@@ -95,7 +96,7 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(async () => {
-  if (figures.length) console.log(`keep-alive figures (React):\n${figures.map((row) => JSON.stringify(row)).join('\n')}`);
+  if (figures.length) writeFigures(`keep-alive figures (React):\n${figures.map((row) => JSON.stringify(row)).join('\n')}`);
   await Promise.all([platform?.close(), host?.close()]);
 });
 test.beforeEach(() => platform.reset());

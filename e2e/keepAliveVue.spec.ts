@@ -16,6 +16,7 @@ import {
 } from './support/keepAliveVue';
 import { scaffold } from './support/scaffold';
 import type { RunningServer } from './support/staticServer';
+import { figures as writeFigures } from './support/figures';
 
 // Issue 16 in real Chromium, where users build: embeds that outlive their route, in a fresh Vue
 // Router app built by Vite from the packed packages (development and production builds) and
@@ -54,7 +55,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   if (figures.length)
-    console.log(
+    writeFigures(
       [
         'case | build | moveBefore | sessions minted | embed documents requested | served by the mock | ms from entering to ready',
         ...figures.map((f) =>

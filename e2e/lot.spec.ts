@@ -4,6 +4,7 @@ import { expectNothingParked } from '../packages/mock/src/playwright';
 import { resilientEmbedPage } from './support/resilientEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
 import type { EmbedBinding, EmbedBindingOptions, EmbedHandle, Surface } from '@platform-embed/core';
+import { figures } from './support/figures';
 
 // Issue 22, the lot's half, in real Chromium: embeds belong to a viewer (keep-alive identity,
 // viewer change, releaseEmbeds() across copies of the SDK), the lot's bounds, frames that lost
@@ -466,7 +467,7 @@ for (const build of Object.keys(BUILDS) as Build[]) {
         return { same: handle === window.preloaded, src: handle.iframe!.src, status: handle.getState().status };
       }, embed.origin);
       expect(adopted).toEqual({ same: true, src: `${embed.origin}/embed/dashboard/p1?session=${minted[1]}`, status: 'ready' });
-      console.log(`${build}: a parked frame navigated away healed after ${healedAfter} ms (readyTimeout 1500 ms)`);
+      figures(`${build}: a parked frame navigated away healed after ${healedAfter} ms (readyTimeout 1500 ms)`);
       expect(errors).toEqual([]);
     });
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { buildIfStale, startNextHost, type RunningNextHost } from '../examples/next/server.mjs';
 import { startMockPlatform, type MockPlatform } from '../packages/mock/src/index';
 import { embedFrame, mark, markOf, navigate, watchEmbedLoads, watchRenders } from './support/nextRoutes';
+import { figures } from './support/figures';
 
 // The Next.js App Router host (examples/next) as in production: `next build` (here only when the
 // build is missing or older than its sources; `pnpm e2e` builds the examples first), then
@@ -311,7 +312,7 @@ test('dashboard → settings → dashboard 3 times: one session, one iframe and 
   // The page's unstable_dynamicStaleTime: coming back renders nothing on the server, so mints nothing.
   expect(renders).toEqual([]);
   expect(errors).toEqual([]);
-  console.log(`next start: back on the dashboard, visible and ready in ${returns.join(', ')} ms`);
+  figures(`next start: back on the dashboard, visible and ready in ${returns.join(', ')} ms`);
   // Generous for a loaded 2-core machine; measured 20-150 ms.
   for (const ms of returns) expect(ms).toBeLessThan(2_000);
 });

@@ -13,7 +13,9 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   reporter: [['list']],
-  outputDir: '../test-results',
+  // Its own folder: Playwright empties it at the start of a run (test-results/ also holds the
+  // logs of `pnpm test`'s stages and the benchmarks' results).
+  outputDir: '../test-results/e2e',
   use: {
     browserName: 'chromium',
     headless: true,

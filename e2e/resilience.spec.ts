@@ -2,6 +2,7 @@ import { expect, test, type Frame, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { startResilientEmbed } from './support/resilientEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
+import { figures } from './support/figures';
 
 // Lazy loads, self-healing and CSP causes of the core's built ESM in real Chromium: a host page
 // on 127.0.0.1 with its own session endpoint, the embed on localhost (another site, so the
@@ -223,7 +224,7 @@ test('a host page whose CSP frame-src blocks the tenant reports the cause in und
   expect(result.error, 'no error state within 5 s').not.toBeNull();
   const { ms, code, message } = result.error!;
   test.info().annotations.push({ type: 'blocked after', description: `${ms.toFixed(1)} ms` });
-  console.log(`CSP block reported ${ms.toFixed(1)} ms after embedDashboard()`);
+  figures(`CSP block reported ${ms.toFixed(1)} ms after embedDashboard()`);
   expect(code).toBe('blocked');
   expect(message).toContain('frame-src');
   expect(message).toContain(embed.origin);

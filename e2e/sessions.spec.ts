@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { startResilientEmbed } from './support/resilientEmbed';
 import { startStaticServer, type RunningServer } from './support/staticServer';
+import { figures } from './support/figures';
 
 // The session edges in real Chromium, in the core's development and production builds: a host
 // page on 127.0.0.1 with its session routes (normal, rate-limited, endless, huge), the embed on
@@ -245,7 +246,7 @@ for (const build of BUILDS) {
       const atError = bytesOf('fast').bytes;
       await page.waitForTimeout(1500);
       const after = bytesOf('fast');
-      console.log(
+      figures(
         `${build.name}: endless body: ${result.code} error after ${result.ms.toFixed(0)} ms, ${(atError / MB).toFixed(2)} MB sent by then, ` +
           `+${((after.bytes - atError) / MB).toFixed(2)} MB in the 1.5 s after; closed: ${after.closed}`,
       );
@@ -300,7 +301,7 @@ for (const build of BUILDS) {
       // Each abandoned download closed (the browser would otherwise go on reading it).
       await page.waitForTimeout(500);
       const closed = ['timeout', 'destroy', 'reload'].map((tag) => [tag, bytesOf(tag).closed]);
-      console.log(`${build.name}: trickled downloads closed: ${JSON.stringify(closed)}`);
+      figures(`${build.name}: trickled downloads closed: ${JSON.stringify(closed)}`);
       expect(closed).toEqual([
         ['timeout', true],
         ['destroy', true],
@@ -330,7 +331,7 @@ for (const build of BUILDS) {
         await page.evaluate(() => (window.longest = 0));
         const result = (results[name] = await run(page, options, 5000));
         const longest = await page.evaluate(() => new Promise<number>((done) => setTimeout(() => done(window.longest), 50)));
-        console.log(
+        figures(
           `${build.name}: ${name}: ${result.status} ${result.code ?? ''} after ${result.ms.toFixed(0)} ms (${result.message?.slice(0, 90)}), longest task ${longest.toFixed(0)} ms`,
         );
         expect.soft(result, name).toMatchObject({ status: 'error', code: 'session', states: ['loading', 'error'] });
@@ -357,7 +358,7 @@ for (const build of BUILDS) {
         }
         return (await Promise.all(runs)).map(({ h: _h, ...r }) => r);
       });
-      console.log(
+      figures(
         `${build.name}: calls at ${calls.map((c) => c.at).join(', ')} ms; ready after ${results.map((r) => r.ms.toFixed(0)).join(', ')} ms`,
       );
       expect(results.map((r) => r.status)).toEqual(['ready', 'ready', 'ready', 'ready', 'ready']);
@@ -426,7 +427,7 @@ for (const build of BUILDS) {
           const again = await run(page, `{ retry: false, session: ${JSON.stringify(minted.at(-1))} }`);
           expect(again).toMatchObject({ status: 'error', code: 'session' });
         }
-      console.log(outcomes.join('\n'));
+      figures(outcomes.join('\n'));
     });
 
     test('7. the script tag and the ESM build share one record, and an older copy’s record (version 1) is honoured', async ({ page }) => {

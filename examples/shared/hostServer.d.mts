@@ -19,5 +19,7 @@ export function startHost(options: {
   port?: number;
   platform: HostPlatform;
   user?: { externalId: string; email?: string; displayName?: string };
+  /** Writes the cause of each failed session (default `console.error`). */
+  log?: (line: string) => void;
 }): Promise<RunningHost>;
 export const HOSTS: Record<'html' | 'react' | 'vue', (root: string) => Record<string, string>>;

@@ -25,11 +25,13 @@ const TYPES = {
  *   port?: number,
  *   platform: { baseUrl: string, apiKey: string, deploymentId: number, publicId: string, mode: 'mock' | 'tenant' },
  *   user?: { externalId: string, email?: string, displayName?: string },
- * }} options  `mounts` maps URL prefixes to folders (longest prefix first); `/` is the app.
+ *   log?: (line: string) => void,
+ * }} options  `mounts` maps URL prefixes to folders (longest prefix first); `/` is the app; `log`
+ *   writes the cause of each failed session (default `console.error`; a test may keep them).
  * @returns {Promise<{ origin: string, sessionsMinted: () => number, close: () => Promise<void> }>}
  */
 export async function startHost(options) {
-  const { platform, user = { externalId: 'demo.viewer@example.com', displayName: 'Demo Viewer' } } = options;
+  const { platform, user = { externalId: 'demo.viewer@example.com', displayName: 'Demo Viewer' }, log = console.error } = options;
   let minted = 0;
   const client = createSessionClient({ baseUrl: platform.baseUrl, apiKey: platform.apiKey });
   const failureCauses = new WeakMap();
@@ -44,7 +46,7 @@ export async function startHost(options) {
     },
     onError: (error, request) => {
       const cause = error instanceof Error ? error.message : String(error);
-      console.error(`${options.name} host, session route: ${cause}`);
+      log(`${options.name} host, session route: ${cause}`);
       failureCauses.set(request, cause);
     },
   });

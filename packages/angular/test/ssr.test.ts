@@ -2,7 +2,7 @@
 import { Component, provideZonelessChangeDetection } from '@angular/core';
 import { bootstrapApplication, type BootstrapContext } from '@angular/platform-browser';
 import { provideServerRendering, renderApplication } from '@angular/platform-server';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { PlatformDashboard, PlatformEmbedLoading } from '@platform-embed/angular';
 
 // Server rendering in Node, without a DOM (no `window`, no `document`: anything that touched
@@ -26,6 +26,8 @@ class App {
 test('renders the element and the loading template on the server, without a DOM and without embedding', async () => {
   expect(typeof window).toBe('undefined');
   expect(typeof document).toBe('undefined');
+  // Angular says so on the console in a development build (the tests run one).
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
   const bootstrap = (context: BootstrapContext) =>
     bootstrapApplication(App, { providers: [provideZonelessChangeDetection(), provideServerRendering()] }, context);
   const html = await renderApplication(bootstrap, { document: '<html><body><app-root></app-root></body></html>', url: '/' });
@@ -36,4 +38,6 @@ test('renders the element and the loading template on the server, without a DOM 
   expect(element).toMatch(/style="[^"]*display: ?block/);
   expect(element).toContain('<p>Loading the dashboard…</p>');
   expect(element).not.toContain('<iframe');
+  expect(log.mock.calls).toEqual([['Angular is running in development mode.']]);
+  log.mockRestore();
 });

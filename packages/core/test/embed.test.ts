@@ -604,10 +604,13 @@ describe('rule 8: a host’s bug stays the host’s', () => {
     const escaped: unknown[] = [];
     const onWindowError = (e: ErrorEvent) => (escaped.push(e.error), e.preventDefault());
     window.addEventListener('error', onWindowError);
+    // A throwing onDiagnostic is itself reported with console.error (it cannot report itself).
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const bug = new Error('diagnostic hook bug');
     try {
       const h = dashboard({
         onDiagnostic: () => {
-          throw new Error('diagnostic hook bug');
+          throw bug;
         },
       });
       const win = await mounted(h);
@@ -621,6 +624,11 @@ describe('rule 8: a host’s bug stays the host’s', () => {
       deliver('garbage', win);
       deliver(envelope('ready', READY), win);
       expect(h.getState().status).toBe('ready');
+      // The view handler's throw and the garbage message, each a diagnostic that threw.
+      expect(error.mock.calls).toEqual([
+        ['[platform-embed] handler threw', bug],
+        ['[platform-embed] handler threw', bug],
+      ]);
     } finally {
       window.removeEventListener('error', onWindowError);
     }

@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { version } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -87,7 +88,15 @@ describe('fallback and errorFallback', () => {
 
   test('server HTML has the fallback and aria-busy; hydration matches it', async () => {
     const ui = <Dashboard fallback={<p>Loading sales…</p>} errorFallback={<p>failed</p>} />;
+    // Rendered for the server in this file's DOM, where the binding chose its layout effect (on a
+    // server without a DOM it takes a plain effect: test/fallbackSsr.test.tsx): React 18 warns
+    // about it, once per layout effect; React 19 no longer does.
+    const warned = vi.spyOn(console, 'error').mockImplementation(() => {});
     const html = renderToString(ui);
+    const warnings = warned.mock.calls.map(([message]) => String(message));
+    expect(warnings.every((message) => message.startsWith('Warning: useLayoutEffect does nothing on the server'))).toBe(true);
+    expect(warnings.length > 0).toBe(version.startsWith('18.'));
+    warned.mockRestore();
     expect(html).toBe(
       '<div style="position:relative" data-platform-embed="dashboard" aria-busy="true"><div style="position:absolute;inset:0"><p>Loading sales…</p></div></div>',
     );
