@@ -111,9 +111,9 @@ export const EMBED_OPTIONS = {
   // The iframe (frame.ts declares their defaults).
   title: { check: 'string?', change: PRESENT, attribute: 'string', attributeName: 'iframe-title' },
   className: { check: 'string?', change: PRESENT },
-  style: { check: 'string?', change: PRESENT },
+  style: { check: 'CSS text such as "height:400px"?', change: PRESENT },
   allow: { check: 'string?', change: RELOAD, attribute: 'string' },
-  sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: RELOAD, attribute: 'string' },
+  sandbox: { check: 'string with allow-scripts and allow-same-origin?', always: true, change: RELOAD, attribute: 'string' },
   referrerPolicy: { check: 'string?', change: RELOAD, attribute: 'string' },
   loading: {
     check: 'eager or lazy?',
@@ -227,6 +227,9 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
    * name), and a change reloads with a fresh session, starting from the options alone: nothing
    * the previous viewer did or was sent (filters and scheme set by actions, their place in the
    * embed, held actions) carries over. At sign-out, call {@link releaseEmbeds}.
+   * Only a string names a viewer: pass the id itself (`user.id`), never the user object. Any
+   * other value is refused in development, and in production keeps nothing alive (the embed is
+   * neither parked nor adopted).
    */
   viewer?: string;
   /**

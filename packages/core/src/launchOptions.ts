@@ -132,6 +132,9 @@ export const refuse = (problem: string | undefined | false | 0): void => {
 const ALWAYS_RULES = {
   'positive integer': (v: unknown) => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v)),
   'a public id such as "sales-overview"': (v: unknown) => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v),
+  // (Without either the frame never says ready: each retry would mint a session for nothing.)
+  'string with allow-scripts and allow-same-origin': (v: unknown) =>
+    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
 };
 // The rules of the SDK's own options checked in development only (they are the host's code).
 // (No spread in it: bundlers keep an object built with one, and this one ships in development only.)
@@ -143,9 +146,8 @@ const OPTION_RULES = {
       return isPlainObject(v) && JSON.stringify(v);
     } catch {}
   },
-  'string with allow-scripts and allow-same-origin': (v: unknown) =>
-    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
   'eager or lazy': (v: unknown) => v == 'eager' || v == 'lazy',
+  'CSS text such as "height:400px"': (v: unknown) => typeof v == 'string',
   'element or CSS selector': (v: unknown) => typeof v == 'string' || (typeof v == 'object' && v != null && 'appendChild' in v),
   '<semantic_view>.<dimension>': (v: unknown) => typeof v == 'string' && /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };

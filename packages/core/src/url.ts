@@ -34,7 +34,7 @@ export interface EmbedUrlOptions extends AppLaunchOptions {
 const alwaysChecks = new Map<string, (options: Record<string, unknown>) => string | undefined>();
 /**
  * Checks the options marked `always` (in every build): the ids the surface requires, the
- * timeouts and `retry`. The reason names the option and quotes the value.
+ * timeouts, `retry` and `sandbox`. The reason names the option and quotes the value.
  * @throws {EmbedError} `invalid-option`
  */
 export function checkAlways(surface: Surface, options: Record<string, unknown>): void {

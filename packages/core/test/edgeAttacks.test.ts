@@ -194,3 +194,59 @@ describe('debug: a value or a logger the SDK cannot call costs no embed', () => 
     expect(consoleError).toHaveBeenCalledWith('[platform-embed] handler threw', oops);
   });
 });
+
+describe('iframe options that cannot work: said at mount, in the words of the fix', () => {
+  test.each([
+    ['without allow-scripts (the embed cannot run)', 'allow-same-origin allow-forms'],
+    ['without allow-same-origin (its messages would come from "null")', 'allow-scripts'],
+    ['empty (every restriction)', ''],
+  ])(
+    'production, sandbox %s: refused at mount, no session minted (was: loading until readyTimeout, each retry minting, then "sent no ready")',
+    (_, sandbox) => {
+      globalThis.__DEV__ = false;
+      let minted = 0;
+      const made = throwOf(() =>
+        embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', sandbox, session: () => (minted++, freshId()) }),
+      );
+      expect(made).toEqual({
+        code: 'invalid-option',
+        message: expect.stringContaining('"sandbox" must be string with allow-scripts and allow-same-origin'),
+      });
+      expect(minted).toBe(0);
+    },
+  );
+
+  test('production, sandbox with both tokens among others: embeds', async () => {
+    globalThis.__DEV__ = false;
+    const h = embedDashboard({
+      container: box(),
+      baseUrl: BASE,
+      publicId: 'p',
+      sandbox: 'allow-forms  allow-scripts\tallow-same-origin',
+      session: freshId,
+    });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(h.iframe?.getAttribute('sandbox')).toBe('allow-forms  allow-scripts\tallow-same-origin');
+  });
+
+  test('a style object (React habit): development names the fix; production keeps the default style (was cssText "[object Object]": no size, a border)', async () => {
+    const style = { height: '400px' } as unknown as string;
+    expect(throwOf(() => embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', style, session: freshId }))).toEqual({
+      code: 'invalid-option',
+      message: expect.stringContaining('"style" must be CSS text such as "height:400px"'),
+    });
+    globalThis.__DEV__ = false;
+    const h = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', style, session: freshId });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect([h.iframe?.style.width, h.iframe?.style.height, h.iframe?.style.display]).toEqual(['100%', '100%', 'block']);
+    // A change to one is ignored the same way.
+    h.update({ style: 'height: 300px' });
+    expect(h.iframe?.style.height).toBe('300px');
+    h.update({ style: ['a'] as unknown as string });
+    expect([h.iframe?.style.width, h.iframe?.style.height, h.iframe?.style.display]).toEqual(['100%', '100%', 'block']);
+  });
+});
