@@ -29,6 +29,13 @@ test.beforeAll(async () => {
         res.end(JSON.stringify({ sessionId: `s${++minted}` }));
         return true;
       }
+      if (req.url?.startsWith('/plain')) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(`<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script src="/element/${req.url.includes('development') ? 'platform-embed.js' : 'platform-embed.min.js'}"></script></head>
+<body><div id="a"></div><div id="b"></div></body></html>`);
+        return true;
+      }
       const build = req.url === '/page?build=development' ? 'platform-embed.js' : 'platform-embed.min.js';
       if (!req.url?.startsWith('/page')) return false;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -76,6 +83,55 @@ for (const build of ['development', 'production'])
     }, embed.origin);
     expect(adopted).toEqual({ same: true, status: 'ready', in: 'route' });
     expect(minted).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+// Found by h/attack round 2: a <platform-dashboard keep-alive> replaced by another of its name in
+// one script (a list rendered again) left the first parked and made a second embed (the unit
+// tests: packages/element/test/edgeAttacks.test.ts, packages/core/test/edgeAttacks.test.ts).
+for (const build of ['development', 'production'])
+  test(`${build} script: an element replaced by another of its keep-alive name in one script hands it its embed; a DOM move keeps it`, async ({
+    page,
+  }) => {
+    minted = 0;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${host.origin}/plain?build=${build}`);
+    const result = await page.evaluate(async (base) => {
+      const make = () => {
+        const el = document.createElement('platform-dashboard') as HTMLElement & { handle: unknown; state: { status: string } };
+        el.setAttribute('base-url', base);
+        el.setAttribute('public-id', 'sales');
+        el.setAttribute('keep-alive', '');
+        el.setAttribute('session-url', '/session');
+        el.style.cssText = 'display:block;width:300px;height:200px';
+        return el;
+      };
+      const ready = (el: { state: { status: string } }) =>
+        new Promise<void>((resolve) => {
+          const poll = () => (el.state.status == 'ready' ? resolve() : setTimeout(poll, 20));
+          poll();
+        });
+      const first = document.getElementById('a')!.appendChild(make());
+      await ready(first);
+      const handle = first.handle;
+      const second = make();
+      first.replaceWith(second);
+      await new Promise((r) => setTimeout(r, 50));
+      await ready(second);
+      const adopted = {
+        same: second.handle === handle,
+        parked: PlatformEmbed.parkedCount(),
+        frames: document.querySelectorAll('iframe').length,
+      };
+      document.getElementById('b')!.append(second);
+      await new Promise((r) => setTimeout(r, 50));
+      await ready(second);
+      return { adopted, moved: { same: second.handle === handle, frames: document.querySelectorAll('iframe').length } };
+    }, embed.origin);
+    expect(result).toEqual({ adopted: { same: true, parked: 0, frames: 1 }, moved: { same: true, frames: 1 } });
+    // The first frame lost its document when it was removed (no moveBefore for a removal): 2; the move: 3.
+    expect(minted).toBe(3);
     expect(errors).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import type { Surface } from './catalog';
 import { EmbedError, PREFIX } from './errors';
 import { reportError } from './handlers';
 import type { Unsubscribe } from './registry';
-import { keepers } from './parking';
+import { keepAliveName, keepers } from './parking';
 import { IDLE, type EmbedState } from './status';
 import { whenGone } from './whenGone';
 
@@ -92,6 +92,11 @@ const updateWhereItIs = (current: EmbedHandle, box: HTMLElement, next: Record<st
   (current.update as Untyped)(next);
 };
 
+// Unmounts of keep-alive embeds waiting for their microtask to stand, by keep-alive name. A mount
+// that creates an embed of that name lets them stand first: one unmounted in the same task (a key
+// change, a list or route swap, an element replaced) is then parked, and adopted, not minted again.
+const standing = new Map<() => void, string>();
+
 /**
  * Creates the {@link EmbedBinding} of one component. Used by `@platform-embed/react`, `vue`, `element` and `angular`.
  * @param words puts a refusal's message in the words the host wrote (an element's attribute names for the option names)
@@ -101,6 +106,8 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
   let handle: EmbedHandle<S> | null = null;
   let keys: string[] = [];
   let leaving = 0;
+  // The keep-alive name of the last options that mounted.
+  let named: string | undefined;
   let container: HTMLElement | undefined;
   // Stops the watch of a hidden container for its real removal.
   let unwatch: (() => void) | undefined;
@@ -132,6 +139,8 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
         if (refused) throw refused;
         if (current) updateWhereItIs(current, box, next);
         else {
+          const name = keepAliveName(surface, next);
+          standing.forEach((other, stand) => other == name && stand());
           // (Adopts the embed parked under the same keep-alive name, if there is one.)
           handle = (createEmbed as (surface: S, options: object) => EmbedHandle<S>)(surface, next);
           failed = undefined;
@@ -140,6 +149,7 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
           notify();
         }
         keys = Object.keys(next);
+        named = keepAliveName(surface, next);
         reported = undefined;
       } catch (thrown) {
         // A mistake in the options never reaches the framework (a throw in its rendering or an
@@ -165,9 +175,11 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       // not gone), either of which reloads a frame left inside; a mount in the same task moves it
       // back. Parking waits for the unmount to stand (see Keeper.aside).
       keepers.get(live()!)?._aside();
-      queueMicrotask(() => {
-        // A mount in the same task bumps `leaving`: the unmount was undone.
-        if (at != leaving) return;
+      let stood = 0;
+      const stand = () => {
+        standing.delete(stand);
+        // Once (a mount may have let it stand already); a mount in the same task bumps `leaving`: the unmount was undone.
+        if (stood++ || at != leaving) return;
         // Parked: the lot has it now, this component lets go.
         if (keepers.get(live()!)?._park()) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
@@ -175,7 +187,9 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
         // container really leaves the document. (Out of sight meanwhile: releaseEmbeds() destroys it.)
         keepers.get(live()!)?._hide();
         unwatch = whenGone(container, () => at == leaving && drop());
-      });
+      };
+      if (named) standing.set(stand, named);
+      queueMicrotask(stand);
     },
     act(action) {
       const current = live();

@@ -11,7 +11,7 @@ import { buildEmbedUrl } from './url';
 /*
  * The checks of an embed's options, all made before anything changes: a refused option throws
  * and leaves the embed as it was. In every build: the container, the base URL, the ids, the
- * timeouts and `retry` (refused with the code and the option's name). In development also every
+ * timeouts, `retry` and `sandbox` (refused with the code and the option's name). In development also every
  * other rule of the option tables, the handlers, unknown option names (with a did-you-mean) and
  * each refusal's whole sentence with the fix.
  */

@@ -127,9 +127,9 @@ export const EMBED_OPTIONS = {
   // The iframe (frame.ts declares their defaults).
   title: { check: 'string?', change: OPTION_CHANGES.title, attribute: 'string', attributeName: 'iframe-title' },
   className: { check: 'string?', change: OPTION_CHANGES.className },
-  style: { check: 'string?', change: OPTION_CHANGES.style },
+  style: { check: 'CSS text such as "height:400px"?', change: OPTION_CHANGES.style },
   allow: { check: 'string?', change: OPTION_CHANGES.allow, attribute: 'string' },
-  sandbox: { check: 'string with allow-scripts and allow-same-origin?', change: OPTION_CHANGES.sandbox, attribute: 'string' },
+  sandbox: { check: 'string with allow-scripts and allow-same-origin?', always: true, change: OPTION_CHANGES.sandbox, attribute: 'string' },
   referrerPolicy: { check: 'string?', change: OPTION_CHANGES.referrerPolicy, attribute: 'string' },
   loading: {
     check: 'eager or lazy?',
@@ -243,6 +243,9 @@ export interface BaseEmbedOptions extends IframeOptions, EmbedStateOptions, Even
    * name), and a change reloads with a fresh session, starting from the options alone: nothing
    * the previous viewer did or was sent (filters and scheme set by actions, their place in the
    * embed, held actions) carries over. At sign-out, call {@link releaseEmbeds}.
+   * Only a string names a viewer: pass the id itself (`user.id`), never the user object. Any
+   * other value is refused in development, and in production keeps nothing alive (the embed is
+   * neither parked nor adopted).
    */
   viewer?: string;
   /**

@@ -10,8 +10,8 @@ export interface IframeOptions {
   /** Permissions policy. @default 'fullscreen; clipboard-write' */
   allow?: string;
   /**
-   * Optional sandbox tokens. Must include `allow-scripts` and `allow-same-origin`, without
-   * which the embed cannot run or its messages would come from the origin `"null"`.
+   * Optional sandbox tokens. Must include `allow-scripts` and `allow-same-origin` (refused
+   * otherwise, in every build): without them the embed cannot run, or its messages come from `"null"`.
    */
   sandbox?: string;
   /** Referrer policy of the iframe request. */
@@ -45,5 +45,6 @@ export interface Frame {
 export function present(iframe: HTMLIFrameElement, o: IframeOptions, surface: string): void {
   iframe.title = o.title ?? `Analytics ${surface}`;
   iframe.className = o.className ?? '';
-  iframe.style.cssText = o.style ?? 'border:0;width:100%;height:100%;display:block';
+  // (Production does not check it: an object, `{ height: 400 }`, would be "[object Object]".)
+  iframe.style.cssText = typeof o.style == 'string' ? o.style : 'border:0;width:100%;height:100%;display:block';
 }

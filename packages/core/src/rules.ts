@@ -129,9 +129,13 @@ const compiled = /* @__PURE__ */ new WeakMap<Schema, Check>();
 export const isPositiveInteger = (v: unknown): boolean => (typeof v == 'number' || typeof v == 'string') && /^[1-9]\d*$/.test(String(v));
 /** A dashboard's public id: not empty, and not a path step (`.`, `..`). @internal */
 export const isPublicId = (v: unknown): boolean => typeof v == 'string' && v.trim() != '' && !/^\.\.?$/.test(v);
+/** Sandbox tokens with `allow-scripts` and `allow-same-origin`: without either the frame never says ready, and each retry would mint a session for nothing. @internal */
+export const isSandbox = (v: unknown): boolean =>
+  typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token));
 const ALWAYS_RULES = {
   'positive integer': isPositiveInteger,
   'a public id such as "sales-overview"': isPublicId,
+  'string with allow-scripts and allow-same-origin': isSandbox,
 };
 // The rules of the SDK's own options checked in development only (they are the host's code).
 // (No spread in it: bundlers keep an object built with one, and this one ships in development only.)
@@ -143,9 +147,8 @@ const OPTION_RULES = {
       return isPlainObject(v) && JSON.stringify(v);
     } catch {}
   },
-  'string with allow-scripts and allow-same-origin': (v: unknown) =>
-    typeof v == 'string' && ['allow-scripts', 'allow-same-origin'].every((token) => v.split(/\s+/).includes(token)),
   'eager or lazy': (v: unknown) => v == 'eager' || v == 'lazy',
+  'CSS text such as "height:400px"': (v: unknown) => typeof v == 'string',
   'element or CSS selector': (v: unknown) => typeof v == 'string' || (typeof v == 'object' && v != null && 'appendChild' in v),
   '<semantic_view>.<dimension>': (v: unknown) => typeof v == 'string' && /^[^\s.=&#?/]+\.[^\s.=&#?/]+$/.test(v),
 };

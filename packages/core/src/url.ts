@@ -9,6 +9,7 @@ import {
   compileOptions,
   isPositiveInteger,
   isPublicId,
+  isSandbox,
   show,
   type FieldDescriptor,
   type FilterUrlParameter,
@@ -39,8 +40,8 @@ export const parameter = (name: string, value: unknown, encode = (text: string) 
 
 /**
  * Checks, in every build, what would load a wrong URL or silently turn a safeguard off: the id
- * the surface requires, `retry` and the timeouts (in the words, and the order, of their rules in
- * `EMBED_OPTIONS`). The reason names the option and quotes the value.
+ * the surface requires, `retry`, the timeouts and `sandbox` (in the words, and the order, of their
+ * rules in `EMBED_OPTIONS`). The reason names the option and quotes the value.
  * @throws {EmbedError} `invalid-option`
  */
 export function checkAlways(surface: Surface, options: Record<string, unknown>): void {
@@ -52,6 +53,11 @@ export function checkAlways(surface: Surface, options: Record<string, unknown>):
   optional('retry', ['integer>=0', 'boolean']);
   optional('sessionTimeout', ['number>=0']);
   optional('readyTimeout', ['number>=0']);
+  must(
+    'sandbox',
+    options.sandbox === undefined || isSandbox(options.sandbox),
+    'string with allow-scripts and allow-same-origin when present',
+  );
 }
 
 // Checks every option the URL is built from (development only: the options are the host's code;

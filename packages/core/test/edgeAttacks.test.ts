@@ -194,3 +194,109 @@ describe('debug: a value or a logger the SDK cannot call costs no embed', () => 
     expect(consoleError).toHaveBeenCalledWith('[platform-embed] handler threw', oops);
   });
 });
+
+describe('iframe options that cannot work: said at mount, in the words of the fix', () => {
+  test.each([
+    ['without allow-scripts (the embed cannot run)', 'allow-same-origin allow-forms'],
+    ['without allow-same-origin (its messages would come from "null")', 'allow-scripts'],
+    ['empty (every restriction)', ''],
+  ])(
+    'production, sandbox %s: refused at mount, no session minted (was: loading until readyTimeout, each retry minting, then "sent no ready")',
+    (_, sandbox) => {
+      globalThis.__DEV__ = false;
+      let minted = 0;
+      const made = throwOf(() =>
+        embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', sandbox, session: () => (minted++, freshId()) }),
+      );
+      expect(made).toEqual({
+        code: 'invalid-option',
+        message: expect.stringContaining('"sandbox" must be string with allow-scripts and allow-same-origin'),
+      });
+      expect(minted).toBe(0);
+    },
+  );
+
+  test('production, sandbox with both tokens among others: embeds', async () => {
+    globalThis.__DEV__ = false;
+    const h = embedDashboard({
+      container: box(),
+      baseUrl: BASE,
+      publicId: 'p',
+      sandbox: 'allow-forms  allow-scripts\tallow-same-origin',
+      session: freshId,
+    });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(h.iframe?.getAttribute('sandbox')).toBe('allow-forms  allow-scripts\tallow-same-origin');
+  });
+
+  test('a style object (React habit): development names the fix; production keeps the default style (was cssText "[object Object]": no size, a border)', async () => {
+    const style = { height: '400px' } as unknown as string;
+    expect(throwOf(() => embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', style, session: freshId }))).toEqual({
+      code: 'invalid-option',
+      message: expect.stringContaining('"style" must be CSS text such as "height:400px"'),
+    });
+    globalThis.__DEV__ = false;
+    const h = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'p', style, session: freshId });
+    handles.push(h);
+    await flush();
+    await new Promise((r) => setTimeout(r, 0));
+    expect([h.iframe?.style.width, h.iframe?.style.height, h.iframe?.style.display]).toEqual(['100%', '100%', 'block']);
+    // A change to one is ignored the same way.
+    h.update({ style: 'height: 300px' });
+    expect(h.iframe?.style.height).toBe('300px');
+    h.update({ style: ['a'] as unknown as string });
+    expect([h.iframe?.style.width, h.iframe?.style.height, h.iframe?.style.display]).toEqual(['100%', '100%', 'block']);
+  });
+});
+
+describe('an embed unmounted and another with its keep-alive name mounted in the same task', () => {
+  // React commits a key change, a list or route swap as the old component's unmount then the new
+  // one's mount; the element, a removal then an insertion in one script. The old embed was parked
+  // only a microtask later: the new one minted a session and loaded a second frame, and the old
+  // one stayed parked beside it (until its idle timer).
+  test.each([
+    ['with moveBefore', true],
+    ['without (Safari)', false],
+  ])('%s: the new one adopts it, with its session (was: a second session and frame, the first parked)', async (_, move) => {
+    const restore = move ? withMoveBefore().restore : () => {};
+    onTestFinished(restore);
+    let minted = 0;
+    const session = () => (minted++, freshId());
+    const options = { surface: 'dashboard' as const, baseUrl: BASE, publicId: 'sales', keepAlive: true, session };
+    const [first, second] = [createBinding<'dashboard'>(), createBinding<'dashboard'>()];
+    bindings.push(first as EmbedBinding, second as EmbedBinding);
+    const oldBox = box();
+    const handle = first.mount(oldBox, options)!;
+    await flush();
+    deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+    // One task: the old component goes (its container with it), the new one comes.
+    first.unmount();
+    oldBox.remove();
+    const adopted = second.mount(box(), options);
+    await flush();
+    expect(adopted).toBe(handle);
+    expect(minted).toBe(move ? 1 : 2);
+    expect(document.querySelectorAll('iframe')).toHaveLength(1);
+    expect((await import('../src/index')).parkedCount()).toBe(0);
+    expect(handle.getState().status).toBe(move ? 'ready' : 'loading');
+  });
+
+  test('StrictMode’s own unmount and mount in one task keep the embed, with another embed created between them', async () => {
+    onTestFinished(withMoveBefore().restore);
+    let minted = 0;
+    const session = () => (minted++, freshId());
+    const a = createBinding<'dashboard'>();
+    const b = createBinding<'dashboard'>();
+    bindings.push(a as EmbedBinding, b as EmbedBinding);
+    const boxA = box();
+    const handle = a.mount(boxA, { surface: 'dashboard', baseUrl: BASE, publicId: 'sales', session })!;
+    a.unmount();
+    b.mount(box(), { surface: 'dashboard', baseUrl: BASE, publicId: 'other', session });
+    expect(a.mount(boxA, { surface: 'dashboard', baseUrl: BASE, publicId: 'sales', session })).toBe(handle);
+    await flush();
+    expect(handle.getState().status).toBe('loading');
+    expect(minted).toBe(2);
+  });
+});

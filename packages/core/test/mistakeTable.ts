@@ -109,6 +109,11 @@ export const MISTAKES: Mistake[] = [
     options: { sandbox: 'allow-forms' },
     prop: '"sandbox" must be string with allow-scripts and allow-same-origin when present (got "allow-forms")',
     attribute: '"sandbox" must be string with allow-scripts and allow-same-origin when present (got "allow-forms")',
+    // (Was, in production: loading until readyTimeout, a session minted by each retry, then "sent no ready".)
+    production: {
+      prop: '"sandbox" must be string with allow-scripts and allow-same-origin when present (got "allow-forms")',
+      attribute: '"sandbox" must be string with allow-scripts and allow-same-origin when present (got "allow-forms")',
+    },
   },
 ];
 

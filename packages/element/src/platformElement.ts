@@ -203,8 +203,12 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   /** @internal */
   disconnectedCallback(): void {
     this.#children?.disconnect();
-    // Deferred: a move in the DOM (disconnect then connect in one task) keeps the embed.
-    this.#schedule();
+    // Out of the document: unmounted now, not at this element's next microtask, so that an element
+    // of its keep-alive name connected in the same task (a list rendered again) adopts it; that
+    // stands a microtask later, unless a connect in the same task mounts it again. Already back
+    // (a move: reactions run after it): as any change.
+    if (this.isConnected) this.#schedule();
+    else this.#binding.unmount();
   }
 
   /** @internal Moved with `moveBefore`: nothing happens to the embed (its iframe keeps its document). */

@@ -24,7 +24,7 @@ import {
 export interface MockPlatformOptions extends Omit<PlatformStateOptions, 'deployments'> {
   /** Host name to listen on; the origin of the mock is `http://{host}:{port}`. @default 'localhost' */
   host?: string;
-  /** Port to listen on; `0` picks a free one. @default 0 */
+  /** Port to listen on, 0-65535; `0` picks a free one. A port in use is refused (`invalid-option`). @default 0 */
   port?: number;
   /** Existing deployment ids. @default the deployments of `dashboards` */
   deployments?: number[];
@@ -56,7 +56,10 @@ export interface MockPlatform {
   readonly origin: string;
   /** The first configured API key (`mock-platform-api-key` by default). */
   readonly apiKey: string;
-  /** An absolute URL on the mock: `url('/embed/chat')`. */
+  /**
+   * An absolute URL on the mock: `url('/embed/chat')`.
+   * @throws {MockPlatformError} `invalid-option` for a URL of another origin (`//host/x`, `https://host/x`).
+   */
   url(path: string): string;
   /**
    * Mints a session in process, with generate-session's rules, as your backend would over HTTP.
@@ -119,6 +122,32 @@ function checkThrottle(next: unknown): asserts next is MockThrottle | false {
     refuse(`times must be a whole number of calls (got ${String(times)})`);
 }
 
+/** The port to listen on: a whole number 0-65535 (a string of digits, as environment variables hold it, too); `0` for a free one. */
+function checkPort(port: unknown): number {
+  const value = typeof port === 'string' && /^\d+$/.test(port) ? Number(port) : (port ?? 0);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 65535)
+    throw new MockPlatformError(
+      MockPlatformErrorCodes.InvalidOption,
+      `port must be a whole number from 0 to 65535, 0 for a free one (got ${typeof port === 'string' ? JSON.stringify(port) : String(port)})`,
+    );
+  return value;
+}
+
+/** A failure to listen as the option that caused it, when one did (the port in use, a host that is not this machine's); else the error itself. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const because: Record<string, string> = {
+    EADDRINUSE: `port ${port} is in use on ${host}: stop what listens there, or pass port 0 for a free one`,
+    EACCES: `port ${port} needs privileges on ${host}: pass a port above 1023, or 0 for a free one`,
+    EADDRNOTAVAIL: `host ${JSON.stringify(host)} is not an address of this machine: pass localhost, 127.0.0.1 or 0.0.0.0`,
+    ENOTFOUND: `host ${JSON.stringify(host)} is not an address of this machine: pass localhost, 127.0.0.1 or 0.0.0.0`,
+  };
+  const message = error.code === undefined ? undefined : because[error.code];
+  if (message === undefined) return error;
+  const refused = new MockPlatformError(MockPlatformErrorCodes.InvalidOption, message);
+  refused.cause = error;
+  return refused;
+}
+
 /** A host origin by the SDK's one origin rule (https, or http on loopback). */
 function normalizeOrigin(value: string): string {
   const origin = toOrigin(value);
@@ -163,6 +192,7 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
   const allowedOrigins = options.allowedOrigins ? options.allowedOrigins.map(normalizeOrigin) : null;
   const state = new PlatformState({ ...options, deployments });
   const host = options.host ?? 'localhost';
+  const port = checkPort(options.port);
 
   const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
@@ -323,19 +353,28 @@ export async function startMockPlatform(options: MockPlatformOptions = {}): Prom
     });
   });
   await new Promise<void>((done, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
       done();
     });
   });
-  const { port } = server.address() as AddressInfo;
   const originHost = originHostOf(host);
 
   const platform: MockPlatform = {
-    origin: `http://${originHost}:${port}`,
+    origin: `http://${originHost}:${(server.address() as AddressInfo).port}`,
     apiKey: state.apiKey,
-    url: (path) => new URL(path, platform.origin).href,
+    url(path) {
+      const url = new URL(path, platform.origin);
+      // `//host/x` and `http://host/x` resolve to another origin: a test would load a page that is not the mock's.
+      if (url.origin !== platform.origin)
+        throw new MockPlatformError(
+          MockPlatformErrorCodes.InvalidOption,
+          `url() takes a path on the mock, such as "/embed/chat" (got ${JSON.stringify(path)}, which names another origin)`,
+        );
+      return url.href;
+    },
     generateSession: (body, apiKey = state.apiKey) => state.generateSession(apiKey === null ? undefined : `Api-Key ${apiKey}`, body),
     async mintSession(request, apiKey) {
       const result = platform.generateSession(request, apiKey);

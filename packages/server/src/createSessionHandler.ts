@@ -46,8 +46,8 @@ export interface SessionHandlerOptions {
    */
   allowedOrigins?: readonly string[];
   /**
-   * The largest request body accepted, in bytes (413 beyond). A body, if any, must be JSON
-   * (`Content-Type: application/json`, else 415) that parses (else 400); `resolveUser` can
+   * The largest request body accepted, in bytes (413 beyond). A body, if any, must be a JSON object
+   * (`Content-Type: application/json`, else 415) (else 400: `null` or an array is refused too); `resolveUser` can
    * read it as usual.
    * @default 16384
    */
@@ -153,7 +153,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  * `{ "error": "<code>", "message": "..." }` (see {@link SessionRouteErrors}): another method
  * (405, `POST` only by default), a request from another site (403, by `Sec-Fetch-Site`, else
  * `Origin`; behind a proxy see `trustProxy`), a body over `maxBodyBytes` (413), one still
- * arriving after `bodyTimeoutMs` (408) or one that is not JSON (415, 400). Then 401
+ * arriving after `bodyTimeoutMs` (408) or one that is not a JSON object (415, 400). Then 401
  * when `resolveUser` returns null. A rate-limited platform is answered `429` and an unavailable
  * one `503`, both with `Retry-After` in seconds (the platform's, else
  * {@link DEFAULT_RETRY_AFTER_SECONDS}); other platform failures 502, a timeout 504, anything

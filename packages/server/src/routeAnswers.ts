@@ -25,8 +25,10 @@ export const SessionRouteErrors = {
     status: 415,
     message: 'send no body, or a JSON body with Content-Type: application/json',
   },
-  /** 400: a JSON request body that does not parse. */
-  'invalid-body': { status: 400, message: 'the request body is not valid JSON' },
+  /** 400: a JSON request body that does not parse, or is not an object (`null`, an array, a string...). */
+  'invalid-body': { status: 400, message: 'the request body is not a JSON object: send no body, or an object such as {}' },
+  /** 400: a `Host` header that is not a host name or address with an optional port (Node servers, through `toNodeHandler`). */
+  'invalid-host': { status: 400, message: 'the Host header is not a host name with an optional port' },
   /** 429: the platform limits the rate of session requests; `Retry-After` says when to try again. */
   'rate-limited': { status: 429, message: 'the platform limits session requests for now: retry after the Retry-After seconds' },
   /** 503: the platform is unavailable; `Retry-After` says when to try again. */

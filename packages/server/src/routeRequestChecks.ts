@@ -111,7 +111,7 @@ export interface BodyLimits {
 }
 
 /**
- * The body check: none, or at most `maxBytes` of JSON that parses, received within
+ * The body check: none, or at most `maxBytes` of a JSON object, received within
  * `timeoutMs`. Reads a copy of the body (`request.clone()`), so `resolveUser` can still read the
  * request's own. A declared `Content-Length` over the limit is refused without reading anything;
  * a body found over the limit while reading is read on and thrown away (see bodyLimits.ts: a
@@ -140,11 +140,13 @@ export async function checkRequestBody(request: Request, { maxBytes, timeoutMs }
     if (bytes.byteLength === 0) return undefined;
     if (!JSON_CONTENT_TYPE.test(request.headers.get('content-type') ?? '')) return 'unsupported-media-type';
     try {
-      JSON.parse(new TextDecoder().decode(bytes));
+      // An object: what a route that reads its body destructures (`null` or `[]` would make it throw).
+      const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return undefined;
     } catch {
-      return 'invalid-body';
+      // Not JSON at all: refused the same way.
     }
-    return undefined;
+    return 'invalid-body';
   } finally {
     deadline.clear();
   }

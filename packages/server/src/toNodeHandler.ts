@@ -84,14 +84,37 @@ function targetPath(target: string): string {
   }
 }
 
-/** The request as the Fetch API sees it: the URL rebuilt from the `Host` header and the socket. */
-function toRequest(req: NodeRequestLike, body: Uint8Array | string | undefined, signal: AbortSignal): Request {
+/** Characters a `host[:port]` cannot hold, or that would make the URL parser read credentials, a path or a query. */
+const NOT_A_HOST = /[\s/\\?#@]/;
+
+/**
+ * The origin a `Host` header names (`localhost` when there is none: HTTP/1.0), or `undefined`
+ * when it names none: Node passes on any value without control characters (`app example`,
+ * `[::1`, `app.example:99999`), which the client must be told about, not the route's log.
+ */
+function hostOrigin(protocol: string, host: string | null): string | undefined {
+  if (host === null) return `${protocol}://localhost`;
+  if (NOT_A_HOST.test(host)) return undefined;
+  try {
+    return new URL(`${protocol}://${host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request as the Fetch API sees it: the URL rebuilt from the `Host` header and the socket;
+ * `undefined` when the `Host` header names no host.
+ */
+function toRequest(req: NodeRequestLike, body: Uint8Array | string | undefined, signal: AbortSignal): Request | undefined {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) for (const single of headerValues(value)) headers.append(key, single);
   const protocol = (req.socket as { encrypted?: unknown } | null | undefined)?.encrypted ? 'https' : 'http';
+  const origin = hostOrigin(protocol, headers.get('host'));
+  if (origin === undefined) return undefined;
   // (Joined, not resolved: the path stays a path.)
-  const url = new URL(`${protocol}://${headers.get('host') ?? 'localhost'}${targetPath(req.originalUrl ?? req.url ?? '/')}`);
+  const url = new URL(`${origin}${targetPath(req.originalUrl ?? req.url ?? '/')}`);
   return new Request(url, { method, headers, body: body as BodyInit | undefined, signal });
 }
 
@@ -132,7 +155,7 @@ async function refuseUnread(res: NodeResponseLike, unread: UnreadBody): Promise<
  * Works with or without a body parser in front: a body the parser read is taken from
  * `req.body` (see the framework recipes in the README for Fastify, Koa and Hono). The body is
  * read within `maxBodyBytes` (else 413) and `bodyTimeoutMs` (else 408); either refusal closes
- * the connection cleanly. An unexpected throw goes to `next` when there is one, else answers 500.
+ * the connection cleanly. A `Host` header that names no host is answered 400 `invalid-host`. An unexpected throw goes to `next` when there is one, else answers 500.
  *
  * @example
  * ```ts
@@ -166,7 +189,8 @@ export function toNodeHandler(
         body = read.body;
       }
       deadline.clear();
-      await send(res, await handler(toRequest(req, body, controller.signal)));
+      const request = toRequest(req, body, controller.signal);
+      await send(res, request ? await handler(request) : failureAnswer('invalid-host'));
     } catch (error) {
       if (next) return next(error);
       if (res.headersSent) res.end();

@@ -301,3 +301,33 @@ describe('toNodeHandler: the request target names a path, never the origin the c
     expect((await rawRequest(url, head)).statusLine).toBe('HTTP/1.1 200 OK');
   });
 });
+
+describe('toNodeHandler: a Host header that names no host is the client’s mistake', () => {
+  // Node accepts these Host values as they came (its parser only refuses control characters);
+  // the request URL rebuilt from one did not parse: a 500 internal-error, the route's "failure".
+  test.each([
+    ['a space in it', 'app example'],
+    ['an unclosed IPv6 bracket', '[::1'],
+    ['a port past 65535', 'app.example:99999'],
+    ['a port that is no number', 'app.example:http'],
+    ['credentials (the origin would be the part after @)', 'app.example@evil.example'],
+    ['a path (the origin would be the part before /)', 'evil.example/app.example'],
+    ['a query', 'app.example?x'],
+  ])('%s: 400 invalid-host (was 500 internal-error, or another origin)', async (_, host) => {
+    const url = await serve();
+    const head = `POST ${ROUTE} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    const { statusLine, body } = await rawRequest(url, head);
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(body)).toEqual({ error: 'invalid-host', message: expect.stringMatching(/Host header/) });
+  });
+
+  test.each([
+    ['a name and port', 'app.example:8080'],
+    ['an IPv6 address', '[::1]:3000'],
+    ['upper case', 'App.Example'],
+  ])('%s is answered', async (_, host) => {
+    const url = await serve();
+    const head = `POST ${ROUTE} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    expect((await rawRequest(url, head)).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+});

@@ -174,6 +174,11 @@ describe('the API key never survives an echo (property)', () => {
           const encoded = encodings.reduce((text, encoding) => ENCODINGS[encoding](text, seed, context), key);
           const encoding = encodings.join(', then ');
           const echo = `${before}${encoded}${after}`;
+          // (A piece cut from an encoded key can hold less of the key than a reader could recover,
+          // e.g. 12 characters of its JSON string starting with the quote: an answer holding no
+          // recoverable piece is a real answer, and accepted.)
+          const successful = where === 'session answer' || where === 'beside a session id';
+          fc.pre(!successful || leakedPiece(echo, key) !== undefined);
           const fetchDouble = echoingFetch(echo, where, status);
           const client = createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble });
           const error = await client.generateSession({ deploymentId: 1, externalId: 'u' }).catch((e: unknown) => e);

@@ -264,6 +264,18 @@ const rows: Row[] = [
     error: 'invalid-body',
     minted: false,
   },
+  // A route that reads its body reads an object (`const { dashboard } = await request.json()`):
+  // JSON that is no object made such a resolveUser throw, a 500 internal-error (h/attack, round 2).
+  ...['null', '[]', '"sales"', '42', 'true'].map((body): Row => ({
+    name: `JSON ${body}, not an object: 400 (was 200: resolveUser got what it cannot destructure)`,
+    method: 'POST',
+    headers: { ...sameOrigin, ...json },
+    body,
+    status: 400,
+    error: 'invalid-body',
+    minted: false,
+  })),
+  { name: 'an empty JSON object: accepted', method: 'POST', headers: { ...sameOrigin, ...json }, body: '{}', status: 200, minted: true },
   {
     name: 'a body over maxBodyBytes: 413',
     method: 'POST',
