@@ -24,9 +24,9 @@ const mount = <S extends Surface>(options: EmbedBindingOptions<S>) => {
 };
 
 test.each<[string, EmbedBindingOptions<Surface>]>([
-  ["an app's session", { surface: 'app', baseUrl: BASE, deploymentId: 7, session: null }],
-  ["an app's deploymentId", { surface: 'app', baseUrl: BASE, deploymentId: null, session: mintSessions() }],
-  ["a chat's baseUrl", { surface: 'chat', baseUrl: null }],
+  ["an app's session", { surface: 'app', baseUrl: BASE, deploymentId: 7, session: null } as EmbedBindingOptions<'app'>],
+  ["an app's deploymentId", { surface: 'app', baseUrl: BASE, deploymentId: null, session: mintSessions() } as EmbedBindingOptions<'app'>],
+  ["a chat's baseUrl", { surface: 'chat', baseUrl: null } as EmbedBindingOptions<'chat'>],
 ])('%s null: idle, nothing minted, no error, until it comes', async (_, options) => {
   const error = vi.spyOn(console, 'error').mockImplementation(() => {});
   const [binding, update] = mount(options);
