@@ -135,6 +135,61 @@ for (const build of ['development', 'production'])
     expect(errors).toEqual([]);
   });
 
+// Found by an adversarial review: an element moved into another document (a document of
+// `document.implementation.createHTMLDocument()`, or a same-origin iframe's) and back into the page.
+// Nothing is minted while it is out (its frame cannot work there); back in the page it loads again.
+for (const build of ['development', 'production'])
+  for (const into of ['an inert document', "a same-origin iframe's document"])
+    test(`${build} script: an element moved into ${into} and back heals, nothing minted while out`, async ({ page }) => {
+      minted = 0;
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${host.origin}/plain?build=${build}`);
+      const result = await page.evaluate(
+        async ([base, into]) => {
+          const el = document.createElement('platform-dashboard') as HTMLElement & { state: { status: string; error?: { code: string } } };
+          el.setAttribute('base-url', base!);
+          el.setAttribute('public-id', 'sales');
+          el.setAttribute('session-url', '/session');
+          el.style.cssText = 'display:block;width:300px;height:200px';
+          const states: string[] = [];
+          el.addEventListener('platform-statechange', () => states.push(el.state.error?.code ?? el.state.status));
+          const ready = (timeout = 5000) =>
+            new Promise<string>((resolve) => {
+              const end = Date.now() + timeout;
+              const poll = () => (el.state.status == 'ready' || Date.now() > end ? resolve(el.state.status) : setTimeout(poll, 20));
+              poll();
+            });
+          const sessions = async () => (await (await fetch('/session', { method: 'POST' })).json()).sessionId as string;
+          document.getElementById('a')!.append(el);
+          const first = await ready();
+          let other: Document;
+          if (into == 'an inert document') other = document.implementation.createHTMLDocument('other');
+          else {
+            const frame = document.body.appendChild(document.createElement('iframe'));
+            other = frame.contentDocument!;
+          }
+          other.body.append(el);
+          await new Promise((r) => setTimeout(r, 1000));
+          const out = { status: el.state.status, code: el.state.error?.code, minted: await sessions() };
+          document.getElementById('b')!.append(el);
+          const back = await ready();
+          return { first, out, back, minted: await sessions(), frames: el.querySelectorAll('iframe').length, states };
+        },
+        [embed.origin, into],
+      );
+      expect(result.first).toBe('ready');
+      // Out of the page it cannot show (was: a session minted for a frame that could not work there).
+      // (`sessions()` mints one itself: s2 means nothing was minted while out.)
+      expect(result.out).toEqual({ status: 'error', code: 'no-container', minted: 's2' });
+      // Back in the page, it heals with one fresh session (s3; was: in error until reload()).
+      expect(result.back).toBe('ready');
+      expect(result.frames).toBe(1);
+      expect(result.minted).toBe('s4');
+      expect(result.states).toEqual(['loading', 'ready', 'loading', 'no-container', 'loading', 'ready']);
+      expect(errors).toEqual([]);
+    });
+
 declare global {
   interface Window {
     bodyAtPreload?: string;

@@ -1,4 +1,4 @@
-import type { EmbedOptionsMap, EventHandlerProps, Surface } from '@platform-embed/core';
+import type { EmbedOptionsMap, EventHandlerProps, NullableOptions, Surface } from '@platform-embed/core';
 
 /**
  * The inputs of {@link PlatformDashboard}, {@link PlatformChat} and {@link PlatformApp}: the
@@ -7,7 +7,6 @@ import type { EmbedOptionsMap, EventHandlerProps, Surface } from '@platform-embe
  * (outputs instead). The components' inputs are generated from this type at build time
  * (scripts/generate.mjs), so an option added to the core is an input after the next build.
  */
-export type PlatformEmbedInputs<S extends Surface> = Omit<
-  EmbedOptionsMap[S],
-  'container' | 'className' | 'style' | keyof EventHandlerProps
+export type PlatformEmbedInputs<S extends Surface> = NullableOptions<
+  Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style' | keyof EventHandlerProps>
 >;

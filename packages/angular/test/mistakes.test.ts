@@ -3,7 +3,8 @@ import { TestBed, type ComponentFixture } from '@angular/core/testing';
 import { afterEach, expect } from 'vitest';
 import { PlatformDashboard, PlatformEmbedError, listenerCount } from '@platform-embed/angular';
 import type { Options } from '../../core/test/behaviour';
-import { mistakeTable } from '../../core/test/mistakeTable';
+import { mistakeTable, type MistakeDriver } from '../../core/test/mistakeTable';
+import { nullTable } from '../../core/test/nullTable';
 import { settle } from '../../core/test/helpers';
 
 // The mistake table through a host template's bindings, in an app with a counter of its own;
@@ -12,7 +13,7 @@ import { settle } from '../../core/test/helpers';
 const BUTTON = '<button (click)="clicks.set(clicks() + 1)">clicked {{ clicks() }}</button>';
 const INPUTS = `[baseUrl]="o().baseUrl!" [publicId]="o().publicId!" [session]="o().session" [colorScheme]="o().colorScheme"
   [theme]="o().theme" [readyTimeout]="o().readyTimeout" [allowExport]="o().allowExport" [filters]="o().filters"
-  [sandbox]="o().sandbox" [title]="o().title" [retry]="o().retry"`;
+  [sandbox]="o().sandbox" [title]="o().title" [retry]="o().retry" [keepAlive]="o().keepAlive"`;
 const ERROR_UI = '<ng-template platformEmbedError let-error><p data-error-ui>{{ error.message }}</p></ng-template>';
 
 @Component({
@@ -42,7 +43,7 @@ afterEach(async () => {
   expect(listenerCount()).toBe(0);
 });
 
-mistakeTable({
+const driver: MistakeDriver = {
   name: 'angular',
   async render(options, hear) {
     fixture = TestBed.createComponent(hear ? HearingApp : App);
@@ -68,4 +69,6 @@ mistakeTable({
     fixture = undefined;
     await settle();
   },
-});
+};
+mistakeTable(driver);
+nullTable(driver);

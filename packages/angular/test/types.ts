@@ -48,5 +48,7 @@ export const payloads: [
   Equal<PlatformDashboard['event'], OutputEmitterRef<Parameters<AnyEventHandler>[0]>>,
 ] = [true, true, true];
 
-// A required option is a required input: `publicId` has no `undefined`.
-export const required: Equal<ReadType<PlatformDashboard, 'publicId'>, string> = true;
+// A required option is a required input: `publicId` has no `undefined`; it may be `null` (`| async`
+// before its first value: the embed waits for it), as every input may (not set).
+export const required: Equal<ReadType<PlatformDashboard, 'publicId'>, string | null> = true;
+export const nullable: Equal<ReadType<PlatformDashboard, 'colorScheme'>, 'light' | 'dark' | 'auto' | null | undefined> = true;

@@ -132,6 +132,16 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       leaving++;
       unwatch?.();
       container = box;
+      // `null` (what Angular's `| async` gives first, a prop read from an API) is not set, as
+      // `undefined`; on what the surface requires, not known yet: no embed (a live one goes) until it comes.
+      const given = options as Record<string, unknown>;
+      let waits: unknown;
+      for (const key in given)
+        if (given[key] === null) {
+          waits ||= /^(.+baseUrl|dashboardpublicId|app(deploymentId|session))$/.test(surface + key);
+          delete given[key];
+        }
+      if (waits) return (drop(), (handle = null), (failed = undefined), notify(), null);
       const next = withRemoved({ ...options, container: box }, keys);
       if (live()?.surface != surface) drop();
       const current = live();

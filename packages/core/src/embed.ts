@@ -156,8 +156,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     // the document and put it back (a DOM move without moveBefore, such as an element moved with
     // appendChild: a new window, which loaded its URL again with the spent session), or it is out
     // of the document (the page replaced its body): it loads again, with a fresh session, where it
-    // is shown. A move the browser cannot make keeping the document is a reload too.
-    const lost = frame && frame._iframe.contentWindow != frame._window;
+    // is shown. A move the browser cannot make keeping the document is a reload too. So is an embed
+    // that failed as its container was out of the page (moved into another document), connected again.
+    const lost = (frame && frame._iframe.contentWindow != frame._window) || status._get().error?.code == 'no-container';
     const box = c._container;
     const reload = does & RELOAD || (moves && (!canMove() || lost || !box.isConnected)) || (lost && box.isConnected);
     if (reload) load();

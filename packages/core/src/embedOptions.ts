@@ -297,8 +297,17 @@ export interface EmbedOptionsMap {
   app: AppEmbedOptions;
 }
 
-/** What a framework binding takes: the surface, that surface's options (without `container`) and `on<Event>` handlers. */
-export type EmbedBindingOptions<S extends Surface> = { surface: S } & Omit<EmbedOptionsMap[S], 'container'>;
+/**
+ * The options as the framework bindings take them: each may also be `null` (what Angular's
+ * `| async` gives before its first value, a prop read from an API), which is not set, as
+ * `undefined`; on what the surface requires (`baseUrl`, a dashboard's `publicId`, an app's
+ * `deploymentId` and `session`), not known yet: there is no embed (state `idle`, nothing minted,
+ * no error; a live one is destroyed) until it comes. The `embed*()` functions take no `null`.
+ */
+export type NullableOptions<O> = { [K in keyof O]: O[K] | null };
+
+/** What a framework binding takes: the surface, that surface's options (without `container`, each may be `null`: see {@link NullableOptions}) and `on<Event>` handlers. */
+export type EmbedBindingOptions<S extends Surface> = { surface: S } & NullableOptions<Omit<EmbedOptionsMap[S], 'container'>>;
 
 /** Every option of every surface, as the controller reads them. @internal */
 export type AnyOptions = BaseEmbedOptions & DashboardEmbedOptions & AppEmbedOptions & { [key: string]: unknown };

@@ -42,6 +42,7 @@ export {
   type DashboardEmbedOptions,
   type Diagnostic,
   type EmbedBindingOptions,
+  type NullableOptions,
   type EmbedOptionName,
   type EmbedOptionSpec,
   type EmbedOptionsMap,

@@ -93,9 +93,17 @@ const refuseOpaqueOrigin = () => {
     );
 };
 
+// A container out of this page's document (removed, or moved into another document: an inert one
+// gives the iframe no window, an iframe's sends the embed's messages to that iframe's window) is
+// refused as `no-container`: before a session is minted, and again before the frame is appended.
+const inPage = (c: Attempt) => {
+  if (!c._container.isConnected || c._container.ownerDocument != document)
+    throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
+};
+
 // The iframe of one load in the container, its window's messages routed to `_receive`; counts its loads.
-// (A container out of the document gives the iframe no window: refused as `no-container`.)
 const mount = (c: Attempt, url: string): Frame => {
+  inPage(c);
   const o = c._options;
   const iframe = document.createElement('iframe');
   present(iframe, o, c._surface);
@@ -105,11 +113,8 @@ const mount = (c: Attempt, url: string): Frame => {
   if (o.sandbox != null) iframe.setAttribute('sandbox', o.sandbox);
   iframe.src = url;
   c._container.appendChild(iframe);
-  const win = iframe.contentWindow;
-  if (!win) {
-    iframe.remove();
-    throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
-  }
+  // (In the page's document, the frame has its window at once.)
+  const win = iframe.contentWindow!;
   listen(win, c._receive);
   const frame: Frame = {
     _iframe: iframe,
@@ -170,6 +175,7 @@ export function createLoadAttempt(c: Attempt): void {
       await 0;
       if (attempt != c._generation) return;
       refuseOpaqueOrigin();
+      inPage(c);
       const id = await c._nextSession(abort.signal);
       if (attempt != c._generation) return;
       const url = buildEmbedUrl(c._surface, { ...c._options, ...c._carried(), session: id });

@@ -300,3 +300,57 @@ describe('an embed unmounted and another with its keep-alive name mounted in the
     expect(minted).toBe(2);
   });
 });
+
+describe('a container moved into another document (h/edges)', () => {
+  test.each([
+    ['an inert document', () => document.implementation.createHTMLDocument('other')],
+    ["a same-origin iframe's document", () => document.body.appendChild(document.createElement('iframe')).contentDocument!],
+  ])(
+    'into %s and back: no-container while out, nothing minted; back, it loads again with a fresh session (was: minted there, in error until reload())',
+    async (_, other) => {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      const container = box();
+      const session = vi.fn(async () => freshId());
+      const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
+      handles.push(handle);
+      await flush();
+      deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+      expect(handle.getState().status).toBe('ready');
+      expect(session).toHaveBeenCalledTimes(1);
+      // Moved (what a binding does next: update with the same options, as the element does when connected).
+      const iframe = handle.iframe!;
+      const into = other();
+      into.body.append(container);
+      // (A browser discards the frame's window in a document without one; jsdom keeps it.)
+      if (!into.defaultView) Object.defineProperty(iframe, 'contentWindow', { value: null });
+      handle.update({});
+      await flush();
+      expect(handle.getState().error?.code).toBe('no-container');
+      expect(session).toHaveBeenCalledTimes(1);
+      document.body.append(container);
+      handle.update({});
+      await flush();
+      expect(handle.getState().status).toBe('loading');
+      expect(session).toHaveBeenCalledTimes(2);
+      expect(container.querySelectorAll('iframe')).toHaveLength(1);
+      deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+      expect(handle.getState().status).toBe('ready');
+    },
+  );
+
+  test('created in a container of another document: nothing minted; connected to the page, it loads', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = document.implementation.createHTMLDocument('other').body.appendChild(document.createElement('div'));
+    const session = vi.fn(async () => freshId());
+    const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
+    handles.push(handle);
+    await flush();
+    expect(handle.getState().error?.code).toBe('no-container');
+    expect(session).not.toHaveBeenCalled();
+    box().append(container);
+    handle.update({});
+    await flush();
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(handle.getState().status).toBe('loading');
+  });
+});

@@ -195,6 +195,8 @@ describe('handles, state and results', () => {
     embedDashboard({ ...base, publicId: 'p', timeGrains: { 'orders.created_at': 'Month' } });
     // @ts-expect-error member keys are view.dimension
     embedDashboard({ ...base, publicId: 'p', filters: { orders: { value: 1 } } });
+    // @ts-expect-error the imperative API takes no null (the bindings do: not set)
+    embedDashboard({ ...base, publicId: 'p', colorScheme: null });
   });
 
   test('state, ready and errors', () => {

@@ -1,6 +1,6 @@
 'use client';
 import { forwardRef, useRef, type CSSProperties, type ForwardRefExoticComponent, type ReactNode, type RefAttributes } from 'react';
-import type { EmbedError, EmbedHandle, EmbedOptionsMap, Surface } from '@platform-embed/core';
+import type { EmbedError, EmbedHandle, EmbedOptionsMap, NullableOptions, Surface } from '@platform-embed/core';
 import { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions } from './usePlatformEmbed';
 
 /**
@@ -8,7 +8,7 @@ import { usePlatformEmbed, type EmbedEventProps, type PlatformEmbedOptions } fro
  * embed options of the surface (without `container`), the `on<Event>` handlers, and the
  * container's `className` and `style`. The iframe fills the container: give it a height.
  */
-export type PlatformEmbedProps<S extends Surface> = Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style'> &
+export type PlatformEmbedProps<S extends Surface> = NullableOptions<Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style'>> &
   EmbedEventProps & {
     /** Class name(s) of the container `<div>`. */
     className?: string;

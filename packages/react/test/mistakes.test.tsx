@@ -4,7 +4,8 @@ import { afterEach, expect } from 'vitest';
 import { IDLE, listenerCount, type EmbedError, type EmbedHandle } from '@platform-embed/core';
 import { PlatformDashboard, type PlatformEmbedProps } from '../src/index';
 import type { Options } from '../../core/test/behaviour';
-import { mistakeTable } from '../../core/test/mistakeTable';
+import { mistakeTable, type MistakeDriver } from '../../core/test/mistakeTable';
+import { nullTable } from '../../core/test/nullTable';
 import { settle } from '../../core/test/helpers';
 
 // The mistake table through props, under StrictMode, in a host app with state of its own.
@@ -40,7 +41,7 @@ afterEach(async () => {
   expect(listenerCount()).toBe(0);
 });
 
-mistakeTable({
+const driver: MistakeDriver = {
   name: 'react',
   async render(options, onError) {
     hear = onError;
@@ -65,4 +66,6 @@ mistakeTable({
     hear = shown = undefined;
     await settle();
   },
-});
+};
+mistakeTable(driver);
+nullTable(driver);

@@ -61,6 +61,9 @@ test('props follow the surface', () => {
   // @ts-expect-error the container is the component's own
   <PlatformDashboard {...base} publicId="p" container="#x" />;
   <PlatformDashboard {...base} publicId="p" style={{ height: 600 }} className="c" />;
+  // null: not set (an optional prop), not known yet (an id: the embed waits for it)
+  <PlatformDashboard {...base} publicId={null} colorScheme={null} title={null} retry={null} filters={null} />;
+  <PlatformApp {...base} deploymentId={null} session={null} />;
 });
 
 test('the ref is the embed handle of the surface', () => {

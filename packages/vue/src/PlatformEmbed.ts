@@ -15,6 +15,7 @@ import {
   type EventMap,
   type EventMessage,
   type EventName,
+  type NullableOptions,
   type Surface,
 } from '@platform-embed/core';
 import { usePlatformEmbed, type EmbedEventHandlers, type EventDispatch, type PlatformEmbedOptions } from './usePlatformEmbed';
@@ -25,9 +26,8 @@ import { usePlatformEmbed, type EmbedEventHandlers, type EventDispatch, type Pla
  * `public-id`, `allow-export`, `color-scheme`, ...). `class` and `style` go to the container
  * `<div>`, which the iframe fills: give it a height.
  */
-export type PlatformEmbedProps<S extends Surface> = Omit<
-  EmbedOptionsMap[S],
-  'container' | 'className' | 'style' | keyof EmbedEventHandlers
+export type PlatformEmbedProps<S extends Surface> = NullableOptions<
+  Omit<EmbedOptionsMap[S], 'container' | 'className' | 'style' | keyof EmbedEventHandlers>
 >;
 
 /**

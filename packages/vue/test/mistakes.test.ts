@@ -3,7 +3,8 @@ import { mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, expect } from 'vitest';
 import { IDLE, listenerCount, type EmbedState } from '@platform-embed/core';
 import { PlatformDashboard } from '../src/index';
-import { mistakeTable } from '../../core/test/mistakeTable';
+import { mistakeTable, type MistakeDriver } from '../../core/test/mistakeTable';
+import { nullTable } from '../../core/test/nullTable';
 import { settle } from '../../core/test/helpers';
 
 // The mistake table through props, in a host app with state of its own; `@error` as a listener.
@@ -30,7 +31,7 @@ afterEach(async () => {
   expect(listenerCount()).toBe(0);
 });
 
-mistakeTable({
+const driver: MistakeDriver = {
   name: 'vue',
   async render(options, hear) {
     wrapper = mount(App, { props: { options, hear }, attachTo: document.body });
@@ -51,4 +52,6 @@ mistakeTable({
     wrapper = undefined;
     await settle();
   },
-});
+};
+mistakeTable(driver);
+nullTable(driver);

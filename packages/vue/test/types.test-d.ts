@@ -59,7 +59,9 @@ test('listener props are camelCase and typed', () => {
 });
 
 test('props follow the surface', () => {
-  expectTypeOf<Dashboard['$props']['publicId']>().toEqualTypeOf<string>();
+  // (`null`: not known yet, the embed waits for it; on an optional prop, not set.)
+  expectTypeOf<Dashboard['$props']['publicId']>().toEqualTypeOf<string | null>();
+  h(PlatformDashboard, { baseUrl: 'https://t.example', publicId: null, colorScheme: null, filters: null });
   expectTypeOf<InstanceType<typeof PlatformApp>['$props']['session']>().not.toBeUndefined();
   expectTypeOf<InstanceType<typeof PlatformApp>['$props']>().toHaveProperty('deploymentId');
   expectTypeOf<InstanceType<typeof PlatformChat>['$props']>().not.toHaveProperty('publicId');
