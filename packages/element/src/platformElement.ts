@@ -184,9 +184,9 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   get session(): SessionSource | undefined {
     return this.#session;
   }
-  /** Replaces the session source: a new function is used from the next load, a new id reloads with it. */
-  set session(value: SessionSource | undefined) {
-    this.#session = value;
+  /** Replaces the session source: a new function is used from the next load, a new id reloads with it. `null` is none (as a framework sets a property it has no value for yet). */
+  set session(value: SessionSource | null | undefined) {
+    this.#session = value ?? undefined;
     this.#schedule();
   }
 

@@ -243,6 +243,17 @@ describe('session-url', () => {
     await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?session=from-property`));
     expect(fetch).not.toHaveBeenCalled();
   });
+
+  test('a session property of null is no session property: the session-url attribute mints (not private mode)', async () => {
+    const fetch = vi.fn(async () => Response.json({ sessionId: 'from-route' }));
+    vi.stubGlobal('fetch', fetch);
+    document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/api/session"></platform-dashboard>`;
+    const el = document.body.firstElementChild as PlatformDashboardElement;
+    // (As a framework sets a property it has no value for yet.)
+    el.session = null;
+    await vi.waitFor(() => expect(el.handle?.iframe?.src).toBe(`${TENANT}/embed/dashboard/p1?session=from-route`));
+    expect(fetch).toHaveBeenCalledOnce();
+  });
 });
 
 describe('events', () => {
