@@ -29,8 +29,15 @@ test.beforeAll(async () => {
         res.end(JSON.stringify({ sessionId: `s${++minted}` }));
         return true;
       }
-      if (req.url?.startsWith('/plain')) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      if (req.url?.startsWith('/plain') || req.url?.startsWith('/trusted-types')) {
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          // (A page that enforces Trusted Types: any string given to a DOM sink (innerHTML, a script's src, eval) throws.)
+          ...(req.url.startsWith('/trusted-types') && {
+            'content-security-policy': "require-trusted-types-for 'script'; trusted-types 'none'",
+          }),
+        });
         res.end(`<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <script src="/element/${req.url.includes('development') ? 'platform-embed.js' : 'platform-embed.min.js'}"></script></head>
 <body><div id="a"></div><div id="b"></div></body></html>`);
@@ -198,3 +205,71 @@ declare global {
   }
   const PlatformEmbed: typeof import('@platform-embed/core');
 }
+
+// Trusted Types enforced by the host page (require-trusted-types-for 'script'; no policy may be
+// made): the SDK gives no string to a DOM sink, so its elements, their error UI, parking and
+// adoption work there, with no violation reported.
+for (const build of ['development', 'production'])
+  test(`${build} script: a page that enforces Trusted Types embeds, shows an error, parks and adopts, with no violation`, async ({
+    page,
+  }) => {
+    minted = 0;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(() => {
+      (window as unknown as { violations: string[] }).violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.sample}`),
+      );
+    });
+    await page.goto(`${host.origin}/trusted-types?build=${build}`);
+    const result = await page.evaluate(async (base) => {
+      const enforced = (() => {
+        try {
+          document.createElement('div').innerHTML = '<b>x</b>';
+          return false;
+        } catch {
+          return true;
+        }
+      })();
+      const make = (publicId?: string) => {
+        const el = document.createElement('platform-dashboard') as HTMLElement & { handle: unknown; state: { status: string } };
+        el.setAttribute('base-url', base);
+        if (publicId) el.setAttribute('public-id', publicId);
+        el.setAttribute('keep-alive', '');
+        el.setAttribute('session-url', '/session');
+        el.style.cssText = 'display:block;width:300px;height:200px';
+        // (The error UI the element fills: its message by textContent, no markup.)
+        const failed = el.appendChild(document.createElement('div'));
+        failed.slot = 'error';
+        failed.hidden = true;
+        failed.appendChild(document.createElement('span')).dataset.platformErrorMessage = '';
+        return el;
+      };
+      const settled = (el: { state: { status: string } }) =>
+        new Promise<string>((resolve) => {
+          const poll = () => (el.state.status == 'ready' || el.state.status == 'error' ? resolve(el.state.status) : setTimeout(poll, 20));
+          poll();
+        });
+      const good = document.getElementById('a')!.appendChild(make('sales'));
+      const bad = document.getElementById('b')!.appendChild(make());
+      const statuses = [await settled(good), await settled(bad)];
+      const shown = bad.querySelector<HTMLElement>('[role=alert]');
+      const alert = shown && !shown.hidden ? shown.textContent! : '';
+      const handle = good.handle;
+      good.remove();
+      await new Promise((r) => setTimeout(r, 50));
+      const parked = PlatformEmbed.parkedCount();
+      const back = document.getElementById('a')!.appendChild(make('sales'));
+      await settled(back);
+      return { enforced, statuses, alert: alert.includes('public-id'), parked, adopted: back.handle === handle };
+    }, embed.origin);
+    expect(result).toEqual({ enforced: true, statuses: ['ready', 'error'], alert: true, parked: 1, adopted: true });
+    // (The removed element's frame lost its document with it: the adopter loads it with a fresh session.)
+    expect(minted).toBe(2);
+    // (Only the test's own probe of the policy.)
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([
+      'require-trusted-types-for Element innerHTML|<b>x</b>',
+    ]);
+    expect(errors).toEqual([]);
+  });
