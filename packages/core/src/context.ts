@@ -112,8 +112,4 @@ export interface Controller {
   _reload(session?: string): Promise<unknown>;
   /** Destroys the embed. */
   _destroy(): void;
-  /** Moves the embed's place (its `container` option and where a frame mounts), with other options changed (parking.ts). */
-  _place(box: HTMLElement, options?: Record<string, unknown>): void;
-  /** Ends the current load and drops its frame: loaded again where it is shown next (parking.ts). */
-  _cold(): void;
 }

@@ -180,9 +180,6 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
   c._send = (type, payload) => dispatch(createActionOf(type, payload));
   c._reload = (id) => (c._resetRetries(), c._giveSession(id, false), load(), status._ready());
-  // keepAlive and detach (parking.ts): where the keeper places the embed, and a cold one.
-  c._place = (box, extra) => ((c._options = { ...c._options, ...extra, container: box }), (c._container = box));
-  c._cold = () => (c._end(), c._removeFrame(), status._is('idle') || status._set('idle'));
   const handle = createHandle<S>(c);
   const keeper = createKeeper(c, handle);
   keepers.set(handle, keeper);

@@ -58,11 +58,12 @@ const watchReady = (c: Attempt, mounted: Frame) => {
 // mount sees the new window (embed.ts update()). A frame that loads another document in its window
 // after its first (navigated away, or reloaded, by itself or anyone but the SDK) that has not said
 // `ready` by its `load` (a document says it once, before or after its `load`) tells `_again`; a
-// ready embed waits for the new document's `ready` as a new frame does.
+// ready embed waits for the new document's `ready` as a new frame does. Counts the frame's loads.
 // (It watches the frame's whole life, not the load attempt's scope, which `ready` ends.)
 const watchReloaded = (c: Attempt, mounted: Frame) => {
   const { _iframe: iframe, _window: window } = mounted;
   iframe.addEventListener('load', () => {
+    mounted._loads++;
     if (c._frame != mounted) return;
     if (iframe.contentWindow == window) {
       // (Counted from here on as if each earlier document had said it: one that never did shifts nothing.)
@@ -101,7 +102,7 @@ const inPage = (c: Attempt) => {
     throw new EmbedError('no-container', __DEV__ ? 'the container is not in the document' : 'container');
 };
 
-// The iframe of one load in the container, its window's messages routed to `_receive`; counts its loads.
+// The iframe of one load in the container, its window's messages routed to `_receive`.
 const mount = (c: Attempt, url: string): Frame => {
   inPage(c);
   const o = c._options;
@@ -116,7 +117,7 @@ const mount = (c: Attempt, url: string): Frame => {
   // (In the page's document, the frame has its window at once.)
   const win = iframe.contentWindow!;
   listen(win, c._receive);
-  const frame: Frame = {
+  return {
     _iframe: iframe,
     _window: win,
     _loads: 0,
@@ -126,8 +127,6 @@ const mount = (c: Attempt, url: string): Frame => {
       iframe.remove();
     },
   };
-  iframe.addEventListener('load', () => frame._loads++);
-  return frame;
 };
 
 /** What a load attempt reads of the controller's context, and what it gives it. */

@@ -235,14 +235,15 @@ const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...EVENT_PROPS.values(),
  * The keeping of one controller: `_stow` moves it out of its container into a slot of the lot,
  * with its frame where the browser can move it (a frame still to come mounts there), else cold;
  * `_park` also registers it under its keep-alive name; `_shown` takes it out of the lot when its
- * options place it somewhere else. It reads the embed from the controller's context and moves it
- * with `_place` and `_cold`.
+ * options place it somewhere else. It reads the embed from the controller's context, and is the
+ * one part besides `_update` that changes where the embed is (its `container` option), and that
+ * drops its frame without an error (cold).
  * @param handle the embed's handle: what the lot hands an adopter
  */
 export function createKeeper(
   c: Pick<
     Controller,
-    '_surface' | '_options' | '_container' | '_frame' | '_status' | '_place' | '_cold' | '_update' | '_readyAgain' | '_destroy'
+    '_surface' | '_options' | '_container' | '_frame' | '_status' | '_end' | '_removeFrame' | '_update' | '_readyAgain' | '_destroy'
   >,
   handle: object,
 ) {
@@ -250,16 +251,23 @@ export function createKeeper(
   let unwatch: () => void;
   let parkedAs: string | undefined;
   let hidden = false;
+  // Where the embed is: its `container` option and where a frame mounts, with other options changed.
+  const setContainer = (box: HTMLElement, extra?: Record<string, unknown>) => (
+    (c._options = { ...c._options, ...extra, container: box }),
+    (c._container = box)
+  );
+  // The current load ended and its frame dropped: loaded again where the embed is shown next.
+  const cold = () => (c._end(), c._removeFrame(), c._status._is('idle') || c._status._set('idle'));
   const stow = (place?: HTMLElement) => {
     if (stowedIn) return;
     const iframe = c._frame?._iframe;
     const { width, height } = c._container.getBoundingClientRect();
-    c._place((stowedIn = place ?? slot(width, height)));
+    setContainer((stowedIn = place ?? slot(width, height)));
     // A slot that leaves the document (the page replaced its body) takes the frame's document with it: cold.
-    unwatch = whenGone(stowedIn, c._cold);
+    unwatch = whenGone(stowedIn, cold);
     // (A frame a framework has already taken out of the document has lost its document: cold.)
     if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || c._status._is('idle') || !canMove()) c._cold();
+    else if (iframe || c._status._is('idle') || !canMove()) cold();
   };
   // Out of the lot and its slot.
   const unstow = () => {
@@ -294,7 +302,7 @@ export function createKeeper(
       const name = keepAliveName(c._surface, c._options);
       if (!name || parkedAs) return !!parkedAs;
       stow(place);
-      c._place(stowedIn!, NO_HANDLERS);
+      setContainer(stowedIn!, NO_HANDLERS);
       parkedAs = name;
       parked.set(keeping, setTimeout(c._destroy, limits.idle));
       evict();

@@ -20,7 +20,6 @@ export const KINDS: Record<string, (v: any) => unknown> = {
   'integer>=0': (v) => Number.isSafeInteger(v) && v >= 0,
   'number>=0': (v) => Number.isFinite(v) && v >= 0,
   boolean: (v) => typeof v == 'boolean',
-  function: (v) => typeof v == 'function',
   object: (v) => isPlainObject(v),
   any: () => 1,
   null: (v) => v === null,
