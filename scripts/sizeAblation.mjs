@@ -62,7 +62,7 @@ export const PARTS = {
     ],
   ],
   'opaque-origin refusal': [['      refuseOpaqueOrigin();\n', '']],
-  'checks in every build (ids, timeouts, retry)': [['  checkAlways(surface, o);\n', '']],
+  'checks in every build (ids, timeouts, retry, sandbox)': [['  checkAlways(surface, o);\n', '']],
   'hidden is not gone (binding: a hidden container keeps its embed)': [
     ['if (!container || !hidden(container)) return drop();', 'return drop();'],
   ],
