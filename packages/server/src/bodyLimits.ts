@@ -59,3 +59,14 @@ export function beforeDeadline<T>(step: Promise<T>, deadline: Deadline): Promise
 export function timerDelay(value: unknown): number | undefined {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS ? value : undefined;
 }
+
+/** The chunks of a body, `size` bytes in all, as one run of bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,3 +1,5 @@
+import { concatBytes } from './bodyLimits';
+
 /**
  * What {@link readLimitedText} read: the text of at most `maxBytes` bytes, and whether that
  * was the whole body.
@@ -42,15 +44,5 @@ export async function readLimitedText(
     chunks.push(value);
     size += value.byteLength;
   }
-  return { text: decodeUtf8(chunks, size), complete };
-}
-
-function decodeUtf8(chunks: readonly Uint8Array[], size: number): string {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return { text: new TextDecoder().decode(concatBytes(chunks, size)), complete };
 }

@@ -14,7 +14,7 @@
  * An over-long body. Reading stops at the limit, and the rest is read and thrown away (see
  * bodyLimits.ts) while the 413 goes out; then the connection is closed.
  */
-import { beforeDeadline, DEADLINE_PASSED, DRAIN_MAX_BYTES, type Deadline } from './bodyLimits';
+import { beforeDeadline, concatBytes, DEADLINE_PASSED, DRAIN_MAX_BYTES, type Deadline } from './bodyLimits';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 
 /** The parts of a Node request that {@link readNodeBody} reads. */
@@ -56,16 +56,6 @@ function hasBody(headers: NodeBodySource['headers']): boolean {
 /** The body a parser left on `req.body`, as the bytes (or text) to pass on: text and bytes as they are, anything else as JSON. */
 function parsedBody(body: unknown): Uint8Array | string {
   return typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 const textEncoder = new TextEncoder();
@@ -129,5 +119,5 @@ export async function readNodeBody(req: NodeBodySource, maxBytes: number, deadli
     if (size > maxBytes) return unread('body-too-large');
     chunks.push(bytes);
   }
-  return { body: size === 0 ? undefined : concat(chunks, size) };
+  return { body: size === 0 ? undefined : concatBytes(chunks, size) };
 }

@@ -21,7 +21,7 @@
  * - Without either: not a browser page's cross-site request (browsers send `Origin` on every
  *   cross-origin request and on every POST), so it is accepted: a server-side caller or a tool.
  */
-import { beforeDeadline, DEADLINE_PASSED, DRAIN_MAX_BYTES, startDeadline, type Deadline } from './bodyLimits';
+import { beforeDeadline, concatBytes, DEADLINE_PASSED, DRAIN_MAX_BYTES, startDeadline, type Deadline } from './bodyLimits';
 import type { SessionRouteError } from './routeAnswers';
 
 /** The normalized form of `allowedOrigins` entries (`https://app.example.com`), or `undefined` for a malformed one. */
@@ -80,13 +80,7 @@ async function readAtMost(
     if (size > maxBytes) return 'body-too-large';
     chunks.push(step.value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, size);
 }
 
 /** Reads and throws away the rest of a body, up to {@link DRAIN_MAX_BYTES} and the deadline; then lets go of it. */
