@@ -17,10 +17,10 @@
  *
  * Node built-ins only.
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { spawnTimed } from './timedCommand.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const logs = join(root, 'test-results/logs');
@@ -124,17 +124,6 @@ const minutes = (ms) => {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 };
 
-/** The CPU seconds (user + system) of a command's processes, from bash's `times` (its second line: `1m2.5s 0m3.1s`). */
-function cpuOf(file) {
-  try {
-    const line = readFileSync(file, 'utf8').split('\n')[1] ?? '';
-    rmSync(file);
-    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60 + Number(s), 0);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Runs a stage's command in a process group of its own (so that stopping it stops its children),
  * its output to its log; resolves with `{ code, ms, cpu, log, text }`.
@@ -146,12 +135,9 @@ function run(stage, running) {
   const started = performance.now();
   let text = '';
   return new Promise((done) => {
-    // bash's `times` after the command: the CPU time of its processes (those waited for).
-    const script = 'eval "$1"; code=$?; times > "$2"; exit $code';
-    const child = spawn('bash', ['-c', script, 'bash', stage.command, times], {
+    const { child, cpu } = spawnTimed(stage.command, times, {
       cwd: root,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
       // The logs are files: no colors.
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     });
@@ -164,7 +150,7 @@ function run(stage, running) {
     child.stderr.on('data', take);
     child.on('close', (code, signal) => {
       running.delete(stage.name);
-      out.end(() => done({ code: code ?? signal, ms: performance.now() - started, cpu: cpuOf(times), log, text }));
+      out.end(() => done({ code: code ?? signal, ms: performance.now() - started, cpu: cpu(), log, text }));
     });
   });
 }
@@ -232,7 +218,7 @@ async function main() {
             console.log(`- ${stage.name.padEnd(width)}  stopped after ${seconds(result.ms)}`);
           } else if (result.code === 0) {
             passed.add(stage.name);
-            const cpu = result.cpu === undefined ? '' : `, CPU ${seconds(result.cpu * 1000)}`;
+            const cpu = Number.isNaN(result.cpu) ? '' : `, CPU ${seconds(result.cpu * 1000)}`;
             console.log(`✓ ${stage.name.padEnd(width)}  ${seconds(result.ms).padStart(5)}${cpu}  ${stage.says(result.text) ?? ''}`);
           } else {
             failed.push(stage.name);

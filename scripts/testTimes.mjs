@@ -15,10 +15,11 @@
  * The stages are read from package.json's `test` script (`a && b && ...`), or from the stage
  * runner it calls (`node scripts/test.mjs --list`).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spawnTimed } from './timedCommand.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const logs = join(root, 'test-results/times');
@@ -29,7 +30,8 @@ const only = args.filter((arg) => !arg.startsWith('--'));
 /** The stages of `pnpm test`: `{ name, command }`, commands for `sh -c` in the repository's root. */
 function stages() {
   const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.test;
-  if (script.includes('&&'))
+  // (`pnpm test` is preflight and the stage runner: its stages are the runner's.)
+  if (!script.includes('scripts/test.mjs'))
     return script.split('&&').map((part) => {
       const command = part.trim();
       const name = command.replace(/^pnpm (run )?/, '').replace(/^node scripts\/(\w+)\.mjs.*/, '$1');
@@ -48,9 +50,7 @@ function measure(name, command) {
   let lines = 0;
   let last = '';
   return new Promise((done) => {
-    // bash's `times`: the CPU time of the command's processes (its children, waited for).
-    const script = 'eval "$1"; code=$?; times > "$2"; exit $code';
-    const child = spawn('bash', ['-c', script, 'bash', command, times], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, cpu } = spawnTimed(command, times, { cwd: root });
     const take = (chunk) => {
       out.write(chunk);
       const text = last + chunk.toString('utf8');
@@ -63,20 +63,9 @@ function measure(name, command) {
     child.on('close', (code) => {
       if (last) lines++;
       out.end();
-      done({ name, code, seconds: (performance.now() - start) / 1000, cpu: cpuOf(times), lines, load: [load, loadavg()[0]], log });
+      done({ name, code, seconds: (performance.now() - start) / 1000, cpu: cpu(), lines, load: [load, loadavg()[0]], log });
     });
   });
-}
-
-/** The children's user + system seconds that bash's `times` wrote (its second line: `1m2.5s 0m3.1s`). */
-function cpuOf(file) {
-  try {
-    const line = readFileSync(file, 'utf8').split('\n')[1] ?? '';
-    rmSync(file);
-    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + Number(m) * 60 + Number(s), 0);
-  } catch {
-    return NaN;
-  }
 }
 
 const rows = [];
