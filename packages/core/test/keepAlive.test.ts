@@ -1,16 +1,7 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import {
-  configureParking,
-  createBinding,
-  embedDashboard,
-  listenerCount,
-  parkedCount,
-  preload,
-  type EmbedHandle,
-  type EmbedBinding,
-} from '../src/index';
-import * as helpers from './helpers';
-import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost } from './helpers';
+import { describe, expect, test, vi } from 'vitest';
+import { configureParking, embedDashboard, listenerCount, parkedCount, preload, type EmbedBinding } from '../src/index';
+import { binding, box, handles, options, ready, tick, useLot, withMoveBefore } from './lotKit';
+import { BASE, deliver, envelope, flush, freshId, mintSessions, spyPost } from './helpers';
 
 /*
  * Embeds that outlive their component: hidden is not gone (a container under display:none keeps
@@ -22,44 +13,7 @@ import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost } from './
  * state-preserving move keeps it). The real moves are tested in Chromium (e2e/keepAlive.spec.ts).
  */
 
-const withMoveBefore = () => helpers.withMoveBefore().moves;
-
-let bindings: EmbedBinding[] = [];
-let handles: EmbedHandle[] = [];
-const binding = () => {
-  const b = createBinding<'dashboard'>();
-  bindings.push(b as EmbedBinding);
-  // (Valid options: mount returns the controller.)
-  return b as Omit<typeof b, 'mount'> & { mount: (...args: Parameters<typeof b.mount>) => EmbedHandle<'dashboard'> };
-};
-const options = (extra: Record<string, unknown> = {}) => ({ surface: 'dashboard' as const, baseUrl: BASE, publicId: 'sales', ...extra });
-const box = (id: string, hidden = false) => {
-  const div = document.createElement('div');
-  div.id = id;
-  if (hidden) div.style.display = 'none';
-  document.body.append(div);
-  return div;
-};
-const ready = (h: EmbedHandle, win = h.iframe!.contentWindow) => deliver(envelope('ready', READY), win);
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
-beforeEach(() => {
-  document.body.innerHTML = '';
-});
-afterEach(async () => {
-  delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
-  for (const b of bindings) b.unmount();
-  for (const h of handles) h.destroy();
-  await flush();
-  bindings = [];
-  handles = [];
-  // Whatever a test left parked goes, so the next test starts with an empty lot.
-  configureParking({ max: 0 });
-  configureParking({ max: 3, idle: 300000 });
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  expect(listenerCount()).toBe(0);
-});
+useLot();
 
 describe('hidden is not gone (no option needed)', () => {
   test('unmounted while its container stays in the document under display:none: the same handle, iframe and session when shown again', async () => {
@@ -157,7 +111,7 @@ describe('hidden is not gone (no option needed)', () => {
     const h = b.mount(container, options({ session }));
     await flush();
     hideAndMove(b, route);
-    answer(helpers.freshId());
+    answer(freshId());
     await flush();
     const iframe = h.iframe!;
     expect(route.contains(iframe)).toBe(false);

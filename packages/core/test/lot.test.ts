@@ -1,19 +1,17 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   EMBED_OPTIONS,
   RESET,
   configureParking,
-  createBinding,
   embedDashboard,
   listenerCount,
   parkedCount,
   preload,
   releaseEmbeds,
-  type EmbedBinding,
   type EmbedHandle,
 } from '../src/index';
 import { expectNothingParked } from '../src/testing/index';
-import * as helpers from './helpers';
+import { binding, bindings, box, handles, options, ready, tick, useLot, withMoveBefore } from './lotKit';
 import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost, thrown } from './helpers';
 
 /*
@@ -24,26 +22,8 @@ import { BASE, READY, deliver, envelope, flush, mintSessions, spyPost, thrown } 
  * jsdom has no moveBefore: `withMoveBefore()` adds one where a test needs the move (see helpers.ts).
  */
 
-const withMoveBefore = () => helpers.withMoveBefore().moves;
+useLot({ emptyLot: true });
 
-let bindings: EmbedBinding[] = [];
-let handles: EmbedHandle[] = [];
-const binding = () => {
-  const b = createBinding<'dashboard'>();
-  bindings.push(b as EmbedBinding);
-  // (Valid options: mount returns the controller.)
-  return b as Omit<typeof b, 'mount'> & { mount: (...args: Parameters<typeof b.mount>) => EmbedHandle<'dashboard'> };
-};
-const options = (extra: Record<string, unknown> = {}) => ({ surface: 'dashboard' as const, baseUrl: BASE, publicId: 'sales', ...extra });
-const box = (id: string, hidden = false) => {
-  const div = document.createElement('div');
-  div.id = id;
-  if (hidden) div.style.display = 'none';
-  document.body.append(div);
-  return div;
-};
-const ready = (h: EmbedHandle, win = h.iframe!.contentWindow) => deliver(envelope('ready', READY), win);
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const slots = () => document.querySelectorAll('[data-platform-lot] > *').length;
 const sessionOf = (h: EmbedHandle) => new URL(h.iframe!.src).searchParams.get('session');
 /** Mounts a dashboard with a binding, lets its frame mount and say ready, and unmounts it (parked with `keepAlive`). */
@@ -59,25 +39,6 @@ const parkOne = async (extra: Record<string, unknown>) => {
   container.remove();
   return { h, win };
 };
-
-beforeEach(() => {
-  document.body.innerHTML = '';
-});
-afterEach(async () => {
-  delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
-  for (const b of bindings) b.unmount();
-  for (const h of handles) h.destroy();
-  await flush();
-  bindings = [];
-  handles = [];
-  configureParking({ max: 0 });
-  configureParking({ max: 3, idle: 300000 });
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  await tick();
-  expect(listenerCount()).toBe(0);
-  expect(parkedCount()).toBe(0);
-});
 
 describe('1. embeds belong to a viewer', () => {
   test('`viewer` is an option of every surface, an attribute, and a change of it is RESET (a reload that starts anew)', () => {
