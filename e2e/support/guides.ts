@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MockPlatform } from '../../packages/mock/src/index';
@@ -187,4 +187,23 @@ export async function checkGuide(page: Page, app: GuideApp): Promise<void> {
     const log = logLines(app.output().slice(logBefore)).filter((line) => !app.quiet?.test(line));
     expect(log.filter(unexplained), "the app server's log").toEqual([]);
   });
+}
+
+/** What the mistake pages of the fresh apps show for `?scheme=purple`: the SDK's refusal, in the prop's name. */
+export const PURPLE_REFUSAL = '[platform-embed] "colorScheme" must be light|dark|auto (got "purple")';
+
+/**
+ * A bad input costs the embed, never the page (a fresh app's mistake page, `?scheme=purple`): the
+ * error UI says why in one alert, the rest of the page renders and responds (its counter counts),
+ * and the embed has no frame (`frames`).
+ */
+export async function expectOnlyTheEmbedFailed(page: Page, frames: Locator, timeout?: number): Promise<void> {
+  await expect(page.getByTestId('error')).toHaveText(PURPLE_REFUSAL, { timeout });
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'Sales' })).toBeVisible();
+  await expect(page.getByTestId('after')).toBeVisible();
+  await page.getByTestId('counter').click();
+  await page.getByTestId('counter').click();
+  await expect(page.getByTestId('counter')).toHaveText('clicked 2');
+  await expect(frames).toHaveCount(0);
 }
