@@ -126,13 +126,27 @@ function messageFromBody(text: string): string | undefined {
 }
 
 /** The `sessionId` of a successful answer's JSON body, if it has a usable one. */
-function sessionIdFromBody(text: string): string | undefined {
-  let body: unknown;
+/**
+ * The JSON body of an answer, and every string in it (its keys and values, decoded), or
+ * `undefined` when the body is not JSON.
+ */
+function parseAnswer(text: string): { body: unknown; strings: string[] } | undefined {
+  const strings: string[] = [];
   try {
-    body = JSON.parse(text);
+    const body: unknown = JSON.parse(text, (key, value: unknown) => {
+      strings.push(key);
+      if (typeof value === 'string') strings.push(value);
+      return value;
+    });
+    return { body, strings };
   } catch {
+    // Not JSON, or nested deeper than the reviver's stack allows.
     return undefined;
   }
+}
+
+/** The session id of a parsed answer, or `undefined` when it has no non-empty `sessionId` string. */
+function sessionIdOf(body: unknown): string | undefined {
   const sessionId = (body as { sessionId?: unknown } | null)?.sessionId;
   return typeof sessionId === 'string' && sessionId ? sessionId : undefined;
 }
@@ -265,13 +279,16 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       );
     // A session id is handed to a browser: an answer that holds the key in any form (a proxy or
     // a mock echoing the request back) must not be, whatever field holds it.
-    if (redact(answer.text) !== answer.text)
+    // The raw text, and each string of the JSON decoded: a key escaped once more than the text
+    // shows (a JSON string of its JSON string, inside the JSON body) is plain in its value.
+    const parsed = parseAnswer(answer.text);
+    if ([answer.text, ...(parsed?.strings ?? [])].some((text) => redact(text) !== text))
       throw new PlatformApiError(
         PlatformApiErrorCodes.InvalidResponse,
         `generate-session answered ${status} with the API key in its body, which is refused and never passed on; something between here and the platform echoes requests back: check that baseUrl is the platform's address`,
         { status },
       );
-    const sessionId = sessionIdFromBody(answer.text);
+    const sessionId = sessionIdOf(parsed?.body);
     // The body is not quoted in the error: it may hold a session id.
     if (sessionId === undefined)
       throw new PlatformApiError(

@@ -254,6 +254,25 @@ test('regression: a key holding a backslash and %41, echoed JSON-escaped (found 
   expect(createRedactor(key)(`platform said: ${echo}`)).toBe('platform said: [redacted]');
 });
 
+test('regression: a key holding a quote, echoed as the JSON string of its JSON string beside a session id, is refused (found by CI, seed 786270085)', async () => {
+  // In the raw answer the quote is escaped three times, once more than the text's own decoding
+  // and the key's JSON-escaped form meet; the answer's strings, decoded, hold it escaped once.
+  const key = '!!!!!!!"!!!!!!!!';
+  const fetchDouble = async () =>
+    new Response(
+      JSON.stringify({ sessionId: 'a-real-looking-session-id', debug: { authorization: JSON.stringify(JSON.stringify(key)) } }),
+      {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+  const error = await createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble })
+    .generateSession({ deploymentId: 1, externalId: 'u' })
+    .catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(PlatformApiError);
+  expect(error).toMatchObject({ code: 'invalid-response' });
+});
+
 describe('the examples of issue 23', () => {
   const key = 'sk_live_ISSUE23-0123456789abcdef';
   const answering = (status: number, body: unknown) => async () =>
