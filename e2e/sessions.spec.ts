@@ -370,9 +370,11 @@ for (const build of BUILDS) {
       expect(Math.min(...later)).toBeGreaterThanOrEqual(LIMIT_MS);
       expect(later).toHaveLength(5);
       expect(mostInFlight).toBe(1);
-      // The wait ended when the platform said, not moved by latecomers; then everyone in line.
+      // The wait ended when the platform said, not moved by latecomers; then everyone in line,
+      // none waiting another Retry-After (measured at the route: when each embed was ready also
+      // counts its frame's load, which a loaded machine stretched to 2.8 s of the 4 s allowed).
       expect(later[0]).toBeLessThan(LIMIT_MS + 500);
-      expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(LIMIT_MS + 2000);
+      expect(later.at(-1)! - later[0]!).toBeLessThan(LIMIT_MS);
     });
 
     test('6. Retry-After that RFC 9110 does not allow is ignored; seconds and HTTP dates are obeyed', async ({ page }) => {
