@@ -91,7 +91,8 @@ function requireString(value: unknown, field: string): string {
 }
 
 function requireArray(value: unknown, field: string): unknown[] {
-  if (Array.isArray(value)) return value;
+  // A copy with its holes as `undefined`: `map` and `every` skip a hole, which JSON sends as null.
+  if (Array.isArray(value)) return Array.from(value);
   return refuse(field, 'type', `${field} must be an array, got ${describeValue(value)}`);
 }
 
@@ -302,8 +303,9 @@ function readAttributeValue(value: unknown, field: string): AttributeValue {
   if (value === null || typeof value === 'string') return value;
   // (`+ 0` makes -0 the 0 that JSON sends: the copy is the request as the platform gets it.)
   if (isFiniteNumber(value)) return value + 0;
-  if (Array.isArray(value) && isStringList(value)) return [...value];
-  if (Array.isArray(value) && value.every(isFiniteNumber)) return value.map((number) => number + 0);
+  // (Array.from: a hole is `undefined` here, refused, not skipped.)
+  if (Array.isArray(value) && isStringList(Array.from(value))) return [...value];
+  if (Array.isArray(value) && Array.from(value).every(isFiniteNumber)) return value.map((number) => number + 0);
   const got = Array.isArray(value) ? 'a mixed or invalid array' : describeValue(value);
   return refuse(
     field,
