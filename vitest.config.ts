@@ -17,6 +17,14 @@ const workspace = [...entries, ...pkgs.map((p) => ({ find: `@platform-embed/${p}
 
 const dom = new Set(['core', 'react', 'vue', 'element']);
 
+/**
+ * The packages' tests' default timeout (Vitest's is 5 s). The first test of a file pays for its
+ * warm-up (the first jsdom iframe, render or Angular compile): 0.2 to 0.9 s in `pnpm test`, up
+ * to 2.7 s when the machine's 2 cores also ran other test suites (load 10 to 12). Tests that
+ * run longer on purpose say so with their own timeout.
+ */
+const TEST_TIMEOUT = 15_000;
+
 /** `^18.3.1` → `18.`, `~3.3.13` → `3.3.`: the release line of `name` that `dir`/package.json declares. */
 const line = (dir: string, name: string, parts: 1 | 2) => {
   const pkg = JSON.parse(readFileSync(here(`./${dir}/package.json`), 'utf8'));
@@ -43,6 +51,7 @@ const project = (p: string): TestProjectInlineConfiguration => ({
     environment: dom.has(p) ? 'jsdom' : 'node',
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: [here('./scripts/vitestSetup.ts')],
+    testTimeout: TEST_TIMEOUT,
     // The type tests (test/**/*.test-d.{ts,tsx}: expectTypeOf, @ts-expect-error) are not run here:
     // they are files of tsconfig.json's program, which `pnpm typecheck` checks (tsc -p
     // tsconfig.json), so a failing one fails it; Vitest's typecheck mode ran the same tsc again
@@ -108,6 +117,7 @@ const angular = (zone: boolean, compatDir?: string): TestProjectInlineConfigurat
     include: zone ? ['test/**/*.zone.test.ts'] : ['test/**/*.test.ts'],
     exclude: zone ? [] : ['test/**/*.zone.test.ts'],
     setupFiles: [here('./scripts/vitestSetup.ts'), here(`./packages/angular/test/${zone ? 'setupZone' : 'setupZoneless'}.ts`)],
+    testTimeout: TEST_TIMEOUT,
     provide: { angular: line(compatDir ? `compat/${compatDir}` : 'packages/angular', '@angular/core', 1) },
   },
 });

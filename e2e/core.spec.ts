@@ -50,6 +50,10 @@ test('core across two real origins: ready, queued action, event back; a hostile 
       h.on('*', (m) => log.push(m.type + ' ' + JSON.stringify((m.payload as { path?: string }).path ?? '')));
       h.navigate('/from-host');
       const ready = await h.ready;
+      // The embed's answer to the queued navigate, waited for (a loaded machine may take more than
+      // a few ms to pass it between the two processes); then 300 ms more for anything that should
+      // not come (a second answer, the hostile frame's envelopes) to show up in the log.
+      for (let i = 0; i < 500 && log.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300));
       const out = { ready, log, src: h.iframe!.src, listeners: listenerCount() };
       h.destroy();

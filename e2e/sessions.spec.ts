@@ -244,7 +244,10 @@ for (const build of BUILDS) {
         `{ sessionTimeout: 1000, retry: false, session: () => fetch('/session/endless?tag=fast', { method: 'POST' }) }`,
       );
       const atError = bytesOf('fast').bytes;
+      // What flows in the 1.5 s after the error (a download going on would send megabytes), and
+      // the close, waited for: a loaded machine may take longer to see the socket closed.
       await page.waitForTimeout(1500);
+      await expect.poll(() => bytesOf('fast').closed).toBe(true);
       const after = bytesOf('fast');
       figures(
         `${build.name}: endless body: ${result.code} error after ${result.ms.toFixed(0)} ms, ${(atError / MB).toFixed(2)} MB sent by then, ` +
@@ -298,15 +301,15 @@ for (const build of BUILDS) {
       await expect.poll(() => page.evaluate(() => (window as unknown as { reloaded: Handle }).reloaded.getState().status)).toBe('ready');
       const signals = await page.evaluate(() => (window as unknown as { signals: AbortSignal[] }).signals.map((s) => s.aborted));
       expect(signals.slice(0, 2)).toEqual([true, true]);
-      // Each abandoned download closed (the browser would otherwise go on reading it).
-      await page.waitForTimeout(500);
-      const closed = ['timeout', 'destroy', 'reload'].map((tag) => [tag, bytesOf(tag).closed]);
-      figures(`${build.name}: trickled downloads closed: ${JSON.stringify(closed)}`);
-      expect(closed).toEqual([
+      // Each abandoned download closed (the browser would otherwise go on reading it): waited
+      // for, not given a fixed 500 ms (the host's server sees the close when the machine gets to it).
+      const closed = () => ['timeout', 'destroy', 'reload'].map((tag) => [tag, bytesOf(tag).closed]);
+      await expect.poll(closed).toEqual([
         ['timeout', true],
         ['destroy', true],
         ['reload', true],
       ]);
+      figures(`${build.name}: trickled downloads closed: ${JSON.stringify(closed())}`);
     });
 
     test('5. bodies and ids past their bounds are refused at once as session errors, without freezing the page', async ({ page }) => {
@@ -367,9 +370,11 @@ for (const build of BUILDS) {
       expect(Math.min(...later)).toBeGreaterThanOrEqual(LIMIT_MS);
       expect(later).toHaveLength(5);
       expect(mostInFlight).toBe(1);
-      // The wait ended when the platform said, not moved by latecomers; then everyone in line.
+      // The wait ended when the platform said, not moved by latecomers; then everyone in line,
+      // none waiting another Retry-After (measured at the route: when each embed was ready also
+      // counts its frame's load, which a loaded machine stretched to 2.8 s of the 4 s allowed).
       expect(later[0]).toBeLessThan(LIMIT_MS + 500);
-      expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(LIMIT_MS + 2000);
+      expect(later.at(-1)! - later[0]!).toBeLessThan(LIMIT_MS);
     });
 
     test('6. Retry-After that RFC 9110 does not allow is ignored; seconds and HTTP dates are obeyed', async ({ page }) => {

@@ -91,7 +91,8 @@ function requireString(value: unknown, field: string): string {
 }
 
 function requireArray(value: unknown, field: string): unknown[] {
-  if (Array.isArray(value)) return value;
+  // A copy with its holes as `undefined`: `map` and `every` skip a hole, which JSON sends as null.
+  if (Array.isArray(value)) return Array.from(value);
   return refuse(field, 'type', `${field} must be an array, got ${describeValue(value)}`);
 }
 
@@ -299,9 +300,12 @@ function isStringList(value: unknown[]): value is string[] {
 /** Rule 3: a string, a finite number, a list of either (not mixed), or `null` to clear the value. */
 function readAttributeValue(value: unknown, field: string): AttributeValue {
   if (value === undefined) refuse(field, 'required', `${field} is required (use null to clear a value)`);
-  if (value === null || typeof value === 'string' || isFiniteNumber(value)) return value;
-  if (Array.isArray(value) && isStringList(value)) return [...value];
-  if (Array.isArray(value) && value.every(isFiniteNumber)) return [...value];
+  if (value === null || typeof value === 'string') return value;
+  // (`+ 0` makes -0 the 0 that JSON sends: the copy is the request as the platform gets it.)
+  if (isFiniteNumber(value)) return value + 0;
+  // (Array.from: a hole is `undefined` here, refused, not skipped.)
+  if (Array.isArray(value) && isStringList(Array.from(value))) return [...value];
+  if (Array.isArray(value) && Array.from(value).every(isFiniteNumber)) return value.map((number) => number + 0);
   const got = Array.isArray(value) ? 'a mixed or invalid array' : describeValue(value);
   return refuse(
     field,
@@ -331,25 +335,36 @@ function readGroups(value: unknown): string[] {
   return requireArray(value, 'groups').map((group, index) => requireName(group, `groups[${index}]`));
 }
 
-/** A custom security context: any JSON object, sent as a deep copy. */
-function readSecurityContext(value: unknown): JsonObject {
-  const context = requireObject(value, 'securityContext');
+/**
+ * An object field as the platform gets it: the copy its JSON makes. What JSON cannot carry is
+ * refused (cycles, BigInt, an object whose JSON is not an object, such as a Date); the rest is
+ * what is sent (`undefined` and functions dropped, NaN and Infinity null), so that the request
+ * validated is the request sent.
+ */
+function jsonObjectCopy(value: JsonObject, field: string): JsonObject {
   let json: string | undefined;
   try {
-    json = JSON.stringify(context);
+    json = JSON.stringify(value);
   } catch {}
-  if (json === undefined) refuse('securityContext', 'json', 'securityContext must be JSON-serializable (no cycles or BigInt)');
-  return JSON.parse(json) as JsonObject;
+  if (json === undefined) refuse(field, 'json', `${field} must be JSON-serializable (no cycles or BigInt)`);
+  const copy: unknown = JSON.parse(json);
+  if (!isPlainObject(copy)) refuse(field, 'json', `${field} must be a JSON object, got ${describeValue(copy)} once serialized`);
+  return copy;
 }
 
-/** Rule 9: per-session overrides. Settings grow with the platform: unknown keys pass through as they are. */
+/** A custom security context: any JSON object, sent as a deep copy. */
+function readSecurityContext(value: unknown): JsonObject {
+  return jsonObjectCopy(requireObject(value, 'securityContext'), 'securityContext');
+}
+
+/** Rule 9: per-session overrides. Settings grow with the platform: unknown keys pass through, as JSON sends them. */
 function readSettings(value: unknown): JsonObject {
   const settings = requireObject(value, 'settings');
   if (hasField(settings, 'showDashboardChat') && typeof settings.showDashboardChat !== 'boolean') {
     const got = JSON.stringify(settings.showDashboardChat) ?? describeValue(settings.showDashboardChat);
     refuse('settings.showDashboardChat', 'type', `settings.showDashboardChat must be true, false or omitted (rule 9), got ${got}`);
   }
-  return { ...settings };
+  return jsonObjectCopy(settings, 'settings');
 }
 
 /** Every field's normalized value, in the platform's order of checks; `undefined` for a field left out. */
@@ -397,7 +412,8 @@ function buildRequest(checked: ReturnType<typeof checkRequest>): GenerateSession
  * user or deployment exists, key scopes) is left to it.
  *
  * Never throws. On success `request` is a normalized copy: `externalId` trimmed and
- * lowercased as the platform stores it, `undefined` fields dropped.
+ * lowercased as the platform stores it, `undefined` fields dropped, `settings` and
+ * `securityContext` as their JSON holds them (one that JSON cannot carry is refused).
  *
  * @example
  * ```ts

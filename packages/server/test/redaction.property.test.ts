@@ -123,6 +123,40 @@ function leakedPiece(output: string, key: string): string | undefined {
 const everything = (error: unknown) =>
   [inspect(error, { depth: Infinity, showHidden: true }), String(error), (error as Error).stack, JSON.stringify(error)].join('\n');
 
+/**
+ * Every string a value holds, deeply: its own properties' keys and values, hidden and
+ * symbol-keyed ones too (an error's message, stack and cause).
+ */
+function stringsIn(value: unknown, seen = new Set<unknown>()): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null || seen.has(value)) return [];
+  seen.add(value);
+  return Reflect.ownKeys(value).flatMap((key) => [
+    ...(typeof key === 'string' ? [key] : []),
+    ...stringsIn((value as Record<PropertyKey, unknown>)[key], seen),
+  ]);
+}
+
+/** A text's JSON value, or the text when it is not JSON. */
+const jsonOrText = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * The first piece of the key a reader could recover from any one string of `value` (see
+ * stringsIn), each read apart: a serialization of the whole (JSON.stringify, inspect) would put
+ * its own quotes beside a string's end, and a string that ends with 11 characters of a key
+ * holding a quote, its last one a backslash, would read as 12 with the quote after it.
+ */
+const leakedPieceIn = (value: unknown, key: string) =>
+  stringsIn(value)
+    .map((text) => leakedPiece(text, key))
+    .find((piece) => piece !== undefined);
+
 // ---------------------------------------------------------------------------------------------
 
 /** One encoding, or two: `[inner, outer]` applies `outer` to what `inner` made. */
@@ -165,48 +199,77 @@ function echoingFetch(echo: string, where: (typeof WHERE)[number], status: numbe
   };
 }
 
+/**
+ * One echo through the client and the route: a successful answer holding the key is refused, and
+ * no string of the error, of what the default onError logs (`log`) or of the answer holds it.
+ */
+async function checkEcho(
+  { key, encodings, seed, context, before, after, where, status }: typeof echoCase extends fc.Arbitrary<infer C> ? C : never,
+  log: ReturnType<typeof vi.spyOn>,
+) {
+  const encoded = encodings.reduce((text, encoding) => ENCODINGS[encoding](text, seed, context), key);
+  const encoding = encodings.join(', then ');
+  const echo = `${before}${encoded}${after}`;
+  // (A piece cut from an encoded key can hold less of the key than a reader could recover,
+  // e.g. 12 characters of its JSON string starting with the quote: an answer holding no
+  // recoverable piece is a real answer, and accepted.)
+  const successful = where === 'session answer' || where === 'beside a session id';
+  fc.pre(!successful || leakedPiece(echo, key) !== undefined);
+  const fetchDouble = echoingFetch(echo, where, status);
+  const client = createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble });
+  const error = await client.generateSession({ deploymentId: 1, externalId: 'u' }).catch((e: unknown) => e);
+  // A successful answer that holds the key is refused, whatever field holds it.
+  expect(error, `${encoding} echo in a ${where}: the answer was accepted`).toBeInstanceOf(PlatformApiError);
+  if (successful) expect(error).toMatchObject({ code: 'invalid-response' });
+  const inError = leakedPieceIn(error, key);
+  expect(inError, `${encoding} echo in a ${where}: "${inError}" is in the error`).toBeUndefined();
+
+  log.mockClear();
+  const route = createSessionHandler({
+    client: { baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble },
+    deploymentId: 1,
+    resolveUser: () => ({ externalId: 'u' }),
+  });
+  const response = await route(new Request('https://app.example/api/embed-session', { method: 'POST' }));
+  if (successful) expect(response.status).toBe(502);
+  expect(log).toHaveBeenCalledOnce();
+  // The answer's strings, as its JSON holds them (or its text, if it is not JSON).
+  const answer = await response.text();
+  const inLog = leakedPieceIn([log.mock.calls, jsonOrText(answer)], key);
+  expect(inLog, `${encoding} echo in a ${where}: "${inLog}" is in the log or the answer`).toBeUndefined();
+}
+
 describe('the API key never survives an echo (property)', () => {
   test('not in the error, its cause chain and stack, nor in what the default onError logs', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       await fc.assert(
-        fc.asyncProperty(echoCase, async ({ key, encodings, seed, context, before, after, where, status }) => {
-          const encoded = encodings.reduce((text, encoding) => ENCODINGS[encoding](text, seed, context), key);
-          const encoding = encodings.join(', then ');
-          const echo = `${before}${encoded}${after}`;
-          // (A piece cut from an encoded key can hold less of the key than a reader could recover,
-          // e.g. 12 characters of its JSON string starting with the quote: an answer holding no
-          // recoverable piece is a real answer, and accepted.)
-          const successful = where === 'session answer' || where === 'beside a session id';
-          fc.pre(!successful || leakedPiece(echo, key) !== undefined);
-          const fetchDouble = echoingFetch(echo, where, status);
-          const client = createSessionClient({ baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble });
-          const error = await client.generateSession({ deploymentId: 1, externalId: 'u' }).catch((e: unknown) => e);
-          // A successful answer that holds the key is refused, whatever field holds it.
-          expect(error, `${encoding} echo in a ${where}: the answer was accepted`).toBeInstanceOf(PlatformApiError);
-          if (where === 'session answer' || where === 'beside a session id') expect(error).toMatchObject({ code: 'invalid-response' });
-          const inError = leakedPiece(everything(error), key);
-          expect(inError, `${encoding} echo in a ${where}: "${inError}" is in the error`).toBeUndefined();
-
-          log.mockClear();
-          const route = createSessionHandler({
-            client: { baseUrl: 'https://acme.platform.example', apiKey: key, fetch: fetchDouble },
-            deploymentId: 1,
-            resolveUser: () => ({ externalId: 'u' }),
-          });
-          const response = await route(new Request('https://app.example/api/embed-session', { method: 'POST' }));
-          if (where === 'session answer' || where === 'beside a session id') expect(response.status).toBe(502);
-          const logged = JSON.stringify(log.mock.calls);
-          expect(log).toHaveBeenCalledOnce();
-          const inLog = leakedPiece(`${logged}\n${await response.text()}`, key);
-          expect(inLog, `${encoding} echo in a ${where}: "${inLog}" is in the log or the answer`).toBeUndefined();
-        }),
+        fc.asyncProperty(echoCase, (c) => checkEcho(c, log)),
         { numRuns: 400 },
       );
     } finally {
       log.mockRestore();
     }
-  }, 60_000); // 400 clients and routes: room for a loaded CI machine
+    // 400 clients and routes: 7 s in `pnpm test`, 26 to 36 s when the machine's 2 cores also ran
+    // other test suites (load 10 to 12).
+  }, 120_000);
+
+  test('regression: 12 characters of the JSON string of a key holding \\", from its quote, hold 11 of the key: the JSON quote after the error\'s text is no 12th (found by a longer run: seed -356481614, its 562nd case)', async () => {
+    // The echo "!!!!!!!!!!\ (the JSON string's quote, 10 "!" and the first backslash of the
+    // key's \\ escaped) holds 11 characters of the key: kept, as an 11-character piece is no
+    // secret. The error's JSON text (as the property read it before) puts its own quote after
+    // it: !!!!!!!!!!\" is 12 characters of the key, but one of them is the serializer's.
+    const key = '!!!!!!!!!!\\"!!!!!!';
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await checkEcho(
+        { key, encodings: ['JSON string', 'piece'], seed: 0, context: '', before: '', after: '', where: 'JSON message', status: 400 },
+        log,
+      );
+    } finally {
+      log.mockRestore();
+    }
+  });
 
   test('the default onError redacts the key from errors resolveUser throws too', async () => {
     const key = 'sk_live_RESOLVE-0123456789ab';
