@@ -82,9 +82,11 @@ export function createHandlers(
   const typeOf = (args: unknown[]) => (args.at(-1) as EventMessage).type;
   const events = createRegistry((fn, args) => call(fn, typeOf(args), args));
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
+  // (A handler that destroyed the embed ends the telling: a destroyed embed calls no handler.)
+  const live = () => !c._status._is('destroyed');
   const emit = (name: string, args: unknown[]) => {
-    events._emit(name, args);
-    call(c._options[name == '*' ? 'onEvent' : EVENT_PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+    events._emit(name, args, live);
+    if (live()) call(c._options[name == '*' ? 'onEvent' : EVENT_PROPS.get(name)!] as Function | undefined, typeOf(args), args);
   };
   c._log = log;
   c._diagnose = diagnose;

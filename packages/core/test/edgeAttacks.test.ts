@@ -354,3 +354,43 @@ describe('a container moved into another document (h/edges)', () => {
     expect(handle.getState().status).toBe('loading');
   });
 });
+
+describe('destroy() called by a host handler, while an event is being told (h/attack3)', () => {
+  type Where = 'an on() handler' | 'the on<Event> option' | 'a state listener' | 'a catch-all on("*")';
+  test.each<[Where, 'ready' | 'drilldown']>([
+    ['an on() handler', 'drilldown'],
+    ['the on<Event> option', 'drilldown'],
+    ['a catch-all on("*")', 'drilldown'],
+    ['an on() handler', 'ready'],
+    ['a state listener', 'ready'],
+  ])(
+    'from %s of %s: no handler of the destroyed embed is called after it (was: the rest of that event’s handlers, its on<Event> and onEvent)',
+    async (where, name) => {
+      const heard: string[] = [];
+      const tell = (what: string) => () => void heard.push(`${what}:${handle.getState().status}`);
+      const ends = (what: string) => () => (heard.push(what), handle.destroy());
+      const prop = name == 'ready' ? 'onReady' : 'onDrilldown';
+      const handle = embedDashboard({
+        container: box(),
+        baseUrl: BASE,
+        publicId: 'sales',
+        session: freshId,
+        [prop]: where == 'the on<Event> option' ? ends('option') : tell('option'),
+        onEvent: tell('onEvent'),
+      });
+      handles.push(handle);
+      if (where == 'a state listener') handle.subscribe((state) => state.status == 'ready' && ends('state')());
+      if (where == 'a catch-all on("*")') handle.on('*', (message) => message.type.endsWith(name) && ends('*')());
+      handle.on(name, where == 'an on() handler' ? ends('on') : tell('first on'));
+      handle.on(name, tell('second on'));
+      await flush();
+      const frame = handle.iframe!.contentWindow;
+      if (name != 'ready') deliver(envelope('ready', READY), frame);
+      heard.length = 0;
+      deliver(envelope(name, name == 'ready' ? READY : { member: 'orders.status', value: 'open' }), frame);
+      expect(handle.getState().status).toBe('destroyed');
+      expect(heard.length).toBeGreaterThan(0);
+      expect(heard.filter((h) => h.endsWith(':destroyed'))).toEqual([]);
+    },
+  );
+});
