@@ -249,6 +249,12 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
     try {
       const user = await options.resolveUser(request);
       if (!user) return failureAnswer('not-signed-in');
+      // (Spread into the request, the user's id string would read as the fields "0", "1", ...)
+      if (typeof user !== 'object' || Array.isArray(user))
+        throw new PlatformApiError(
+          PlatformApiErrorCodes.InvalidOption,
+          `resolveUser returned ${Array.isArray(user) ? 'an array' : `a ${typeof user}`}: return the signed-in user's session fields ({ externalId: ... }) or null`,
+        );
       client ??= createSessionClient(clientOptions as SessionClientOptions);
       const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], {
         signal: request.signal,

@@ -155,6 +155,27 @@ describe('createSessionHandler (Fetch API)', () => {
     }
   });
 
+  test.each<[string, unknown]>([
+    ['the id string', 'jane'],
+    ['a number', 42],
+    ['true', true],
+    ['an array', [{ externalId: 'jane' }]],
+  ])(
+    'resolveUser returning %s: a 500 whose cause names resolveUser and says what to return (was: "0 is not a field of generate-session")',
+    async (_, user) => {
+      const onError = vi.fn();
+      const response = await handler({ onError, resolveUser: () => user as never })(get());
+      expect(response.status).toBe(500);
+      expect(onError.mock.calls[0]![0]).toMatchObject({
+        code: 'invalid-option',
+        message: expect.stringMatching(
+          /resolveUser returned .*: return the signed-in user's session fields \(\{ externalId: \.\.\. \}\) or null/,
+        ),
+      });
+      expect(platform.received).toHaveLength(0);
+    },
+  );
+
   test('takes a ready client, and refuses a missing resolveUser', async () => {
     const generateSession = vi.fn(async () => ({ sessionId: 'from-client' }));
     const h = createSessionHandler({
