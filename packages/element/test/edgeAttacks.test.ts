@@ -82,7 +82,7 @@ test.each<[string, (el: PlatformDashboardElement) => PlatformDashboardElement]>(
     let minted = 0;
     document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session-url="/s"></platform-dashboard>`;
     vi.stubGlobal('fetch', async () => Response.json({ sessionId: `copied-${Date.now()}-${++minted}` }));
-    onTestFinished(() => vi.unstubAllGlobals());
+    onTestFinished(() => void vi.unstubAllGlobals());
     const el = document.body.firstElementChild as PlatformDashboardElement;
     await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
     ready(el);
