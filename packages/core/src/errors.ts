@@ -47,12 +47,13 @@ export const PREFIX = '[platform-embed] ';
  * ```
  */
 export class EmbedError extends Error {
+  // (A field, defined on the error: assigned, it would throw on a page whose Error.prototype is frozen, as SES's lockdown() does.)
+  override readonly name = 'EmbedError';
   /** What went wrong, as a stable machine-readable code. */
   readonly code: EmbedErrorCode;
 
   constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
     super(PREFIX + message, options);
-    this.name = 'EmbedError';
     this.code = code;
   }
 }
