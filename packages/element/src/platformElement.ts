@@ -204,7 +204,7 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
   // text), has lost its document: it loads again here, with a fresh session.
   #tidy(): void {
     const frame = this.handle?.iframe;
-    this.querySelectorAll(':scope>iframe').forEach((other) => other == frame || other.remove());
+    this.querySelectorAll(':scope>iframe:not([slot])').forEach((other) => other == frame || other.remove());
     if (frame && !frame.isConnected) this.reload().catch(() => {});
   }
 

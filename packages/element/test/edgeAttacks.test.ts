@@ -97,6 +97,16 @@ test.each<[string, (el: PlatformDashboardElement) => PlatformDashboardElement]>(
   },
 );
 
+test('an iframe the page gives the element as a slot child (a fallback) is the page’s: it stays', async () => {
+  document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1" session="s-slot"><iframe slot="fallback" src="about:blank"></iframe></platform-dashboard>`;
+  const el = document.body.firstElementChild as PlatformDashboardElement;
+  await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
+  ready(el);
+  el.append(Object.assign(document.createElement('iframe'), { slot: 'error', hidden: true }));
+  await tick();
+  expect([...el.querySelectorAll('iframe')].map((frame) => frame.slot)).toEqual(['fallback', '', 'error']);
+});
+
 test.each<[string, (el: PlatformDashboardElement) => void]>([
   ['textContent (React or Vue writing the element’s text child)', (el) => (el.textContent = 'Loading…')],
   ['replaceChildren()', (el) => el.replaceChildren()],
