@@ -203,10 +203,12 @@ for (const build of ['development', 'production'])
 // Found by h/attack3: the element's children are the page's too. A copy of a ready element
 // (cloneNode: Turbo Drive's snapshot cache; its HTML parsed again: htmx's history) held a copy of
 // its iframe, loading the spent session beside the copy's own frame; a framework writing the
-// element's text took its iframe out, and it stayed `ready` with none (the unit tests:
-// packages/element/test/edgeAttacks.test.ts).
+// element's text took its iframe out, and it stayed `ready` with none: now it fails saying why
+// (the unit tests: packages/element/test/edgeAttacks.test.ts and frameworks.test.tsx).
 for (const build of ['development', 'production'])
-  test(`${build} script: a copied element shows one frame, its own; one whose frame the page took out loads again`, async ({ page }) => {
+  test(`${build} script: a copied element shows one frame, its own; one whose frame the page took out fails, and reload() loads it`, async ({
+    page,
+  }) => {
     minted = 0;
     loaded = [];
     const errors: string[] = [];
@@ -242,10 +244,18 @@ for (const build of ['development', 'production'])
       const el = a.firstElementChild as El;
       const copied = { status: await ready(el), frames: el.querySelectorAll('iframe').length };
       el.textContent = 'Loading…';
-      await new Promise((r) => setTimeout(r, 50));
-      return { copied, healed: await ready(el), frames: el.querySelectorAll('iframe').length };
+      await new Promise((r) => setTimeout(r, 500));
+      const wiped = { status: el.state.status, code: (el.state as { error?: { code: string } }).error?.code };
+      await (el as unknown as { reload(): Promise<unknown> }).reload();
+      return { copied, wiped, reloaded: await ready(el), frames: el.querySelectorAll('iframe').length };
     });
-    expect(parsed).toEqual({ copied: { status: 'ready', frames: 1 }, healed: 'ready', frames: 1 });
+    // The iframe taken out: the error, nothing minted for it by itself; reload() mints one.
+    expect(parsed).toEqual({
+      copied: { status: 'ready', frames: 1 },
+      wiped: { status: 'error', code: 'no-container' },
+      reloaded: 'ready',
+      frames: 1,
+    });
     // HTML parsed again inserts its iframe (which starts loading) before the element is upgraded:
     // the copy may have asked for the spent s1 before it went, never more.
     expect(loaded.filter((id) => id != 's1')).toEqual(['s2', 's3', 's4']);

@@ -116,8 +116,8 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  * writes the error message into the error child's `[data-platform-error-message]` element. A
  * click on a `[data-platform-retry]` element inside the error child reloads. Style them yourself,
  * e.g. `position: absolute` over the iframe, which the element appends after its children. The
- * iframe is the element's: an iframe taken out by the page (a framework writing the element's
- * text) loads again with a fresh session, and a copy of the element drops the copied one.
+ * iframe is the element's: taken out by the page (a framework writing the element's text), the
+ * element fails (`no-container`, saying why) until `reload()`; a copy of the element drops the copied one.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
@@ -200,12 +200,26 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   // The children are the page's too. An iframe that is not the embed's own is a copy (cloneNode,
   // the element's HTML parsed again: a snapshot Turbo Drive or htmx restores), loading the spent
-  // session: it goes. The embed's own, taken out by the page (a framework writing the element's
-  // text), has lost its document: it loads again here, with a fresh session.
+  // session: it goes. The embed's own, taken out by the page, has lost its document. A framework
+  // writing the element's text (React's and Vue's text children) would take out the next one too,
+  // each for a fresh session: the element fails instead, saying why, until reload() or an
+  // attribute change.
   #tidy(): void {
     const frame = this.handle?.iframe;
     this.querySelectorAll(':scope>iframe:not([slot])').forEach((other) => other == frame || other.remove());
-    if (frame && !frame.isConnected) this.reload().catch(() => {});
+    if (frame && !frame.isConnected) {
+      this.handle!.destroy();
+      this.#binding.mount(
+        this,
+        this.#options()[0],
+        new EmbedError(
+          'no-container',
+          __DEV__
+            ? `the page took the iframe out of <${this.localName}> (a framework writing its text?): give it element children only, then reload()`
+            : 'iframe removed',
+        ),
+      );
+    }
   }
 
   /** @internal */

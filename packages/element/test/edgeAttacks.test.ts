@@ -112,22 +112,34 @@ test.each<[string, (el: PlatformDashboardElement) => void]>([
   ['replaceChildren()', (el) => el.replaceChildren()],
   ['innerHTML', (el) => (el.innerHTML = '<p slot="fallback" hidden>Loading…</p>')],
 ])(
-  'the page takes the ready element’s iframe out, by %s: it loads again there with a fresh session (was: ready with no iframe, for good)',
+  'the page takes the ready element’s iframe out, by %s: the element fails saying why, nothing minted; reload() loads it again (was: ready with no iframe, for good)',
   async (_, wipe) => {
     let minted = 0;
     document.body.innerHTML = `<platform-dashboard base-url="${TENANT}" public-id="p1"></platform-dashboard>`;
     const el = document.body.firstElementChild as PlatformDashboardElement;
     el.session = () => `wiped-${Date.now()}-${++minted}`;
+    const heard = vi.fn();
+    el.addEventListener('platform-error', heard);
     await vi.waitFor(() => expect(el.handle?.iframe).toBeTruthy());
     ready(el);
     const first = el.handle!.iframe;
     wipe(el);
+    await vi.waitFor(() => expect(el.state.status).toBe('error'));
+    expect(el.state.error).toMatchObject({
+      code: 'no-container',
+      message: expect.stringContaining('took the iframe out of <platform-dashboard>'),
+    });
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(el.handle).toBeNull();
+    await tick();
+    expect(minted).toBe(1);
+    const again = el.reload();
     await vi.waitFor(() => expect(el.handle?.iframe?.isConnected).toBe(true));
     expect(el.handle!.iframe).not.toBe(first);
-    expect(el.querySelectorAll('iframe')).toHaveLength(1);
-    expect(el.state.status).toBe('loading');
-    expect(minted).toBe(2);
     ready(el);
+    await again;
     expect(el.state.status).toBe('ready');
+    expect(el.querySelectorAll('iframe')).toHaveLength(1);
+    expect(minted).toBe(2);
   },
 );
