@@ -8,7 +8,7 @@ export const ErrorCode = {
   InvalidOption: 'invalid-option',
   /** An action payload does not match the action catalog; nothing was sent. */
   InvalidAction: 'invalid-action',
-  /** The container element could not be found or is not attached to a document (or, an element's, the page took its iframe out). */
+  /** The container element could not be found or is not attached to a document, or the page took the iframe out of it. */
   NoContainer: 'no-container',
   /** Mounting was attempted where there is no DOM (server rendering, Node). */
   NoDom: 'no-dom',

@@ -394,3 +394,51 @@ describe('destroy() called by a host handler, while an event is being told (h/at
     },
   );
 });
+
+describe('a frame taken out of its container by the page, the container still in the page (h/attack3)', () => {
+  test('the next update fails the embed (no-container, saying why), mints nothing, and the updates after it do not reload; reload() and a change that reloads do', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = box();
+    const session = vi.fn(async () => freshId());
+    const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+    container.textContent = 'Loading…';
+    handle.update({});
+    expect(handle.getState().error).toMatchObject({
+      code: 'no-container',
+      message: expect.stringContaining('took the iframe out of its container'),
+    });
+    expect(handle.iframe).toBeNull();
+    for (let i = 0; i < 3; i++) handle.update({ colorScheme: i % 2 ? 'dark' : 'light' });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(handle.getState().status).toBe('error');
+    void handle.reload();
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(container.querySelector('iframe')).toBe(handle.iframe);
+    container.replaceChildren();
+    handle.update({ publicId: 'costs' });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(3);
+    expect(handle.getState().status).toBe('loading');
+  });
+
+  test('moved to another container (an adopter) with its frame out of the document: it loads again there, as before', async () => {
+    const first = box();
+    const session = vi.fn(async () => freshId());
+    const handle = embedDashboard({ container: first, baseUrl: BASE, publicId: 'sales', session });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+    first.replaceChildren();
+    const second = box();
+    handle.update({ container: second });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(second.querySelector('iframe')).toBe(handle.iframe);
+    expect(handle.getState().status).toBe('loading');
+  });
+});

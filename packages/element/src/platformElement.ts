@@ -117,7 +117,7 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  * click on a `[data-platform-retry]` element inside the error child reloads. Style them yourself,
  * e.g. `position: absolute` over the iframe, which the element appends after its children. The
  * iframe is the element's: taken out by the page (a framework writing the element's text), the
- * element fails (`no-container`, saying why) until `reload()`; a copy of the element drops the copied one.
+ * embed fails (`no-container`, saying why) until `reload()`; a copy of the element drops the copied one.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
@@ -200,26 +200,12 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   // The children are the page's too. An iframe that is not the embed's own is a copy (cloneNode,
   // the element's HTML parsed again: a snapshot Turbo Drive or htmx restores), loading the spent
-  // session: it goes. The embed's own, taken out by the page, has lost its document. A framework
-  // writing the element's text (React's and Vue's text children) would take out the next one too,
-  // each for a fresh session: the element fails instead, saying why, until reload() or an
-  // attribute change.
+  // session: it goes. The embed's own, taken out by the page (a framework writing the element's
+  // text), has lost its document: the core decides at the next mount (it fails, saying why).
   #tidy(): void {
     const frame = this.handle?.iframe;
     this.querySelectorAll(':scope>iframe:not([slot])').forEach((other) => other == frame || other.remove());
-    if (frame && !frame.isConnected) {
-      this.handle!.destroy();
-      this.#binding.mount(
-        this,
-        this.#options()[0],
-        new EmbedError(
-          'no-container',
-          __DEV__
-            ? `the page took the iframe out of <${this.localName}> (a framework writing its text?): give it element children only, then reload()`
-            : 'iframe removed',
-        ),
-      );
-    }
+    if (frame && !frame.isConnected) this.#schedule();
   }
 
   /** @internal */
