@@ -263,6 +263,36 @@ for (const build of ['development', 'production'])
     expect(errors).toEqual([]);
   });
 
+// Found by h/attack3: a frame the browser loads again (its container moved with appendChild, no
+// moveBefore) fails the embed with the SDK's own `fatal` error; with a session id string (no retry)
+// the host's onError never heard it, and nothing was written to the console (the unit test:
+// packages/core/test/edgeAttacks.test.ts).
+for (const build of ['development', 'production'])
+  test(`${build} script: an embed whose frame the browser loaded again (a move without moveBefore) tells onError`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${host.origin}/plain?build=${build}`);
+    const result = await page.evaluate(async (base) => {
+      const heard: unknown[] = [];
+      const container = document.getElementById('a')!;
+      container.style.cssText = 'width:300px;height:200px';
+      const handle = PlatformEmbed.embedDashboard({
+        container,
+        baseUrl: base,
+        publicId: 'sales',
+        session: `once-${Date.now()}`,
+        onError: (payload) => heard.push(payload),
+      });
+      await handle.ready;
+      document.getElementById('b')!.appendChild(container);
+      const end = Date.now() + 5000;
+      while (handle.getState().status != 'error' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      return { code: handle.getState().error?.code, heard };
+    }, embed.origin);
+    expect(result).toEqual({ code: 'fatal', heard: [expect.objectContaining({ name: 'EmbedError', context: 'fatal', fatal: true })] });
+    expect(errors).toEqual([]);
+  });
+
 declare global {
   interface Window {
     bodyAtPreload?: string;

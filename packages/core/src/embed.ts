@@ -93,12 +93,12 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
 
   // Fails the current attempt: tried again while the policy allows, else the embed is in `error`
   // (a parked one, never shown anywhere, goes).
-  c._fail = (failure, renewable) => {
+  c._fail = (failure, renewable, told) => {
     c._end();
     if (c._retry(failure, renewable)) status._loading();
     else {
       status._failed(failure);
-      c._report(failure);
+      c._report(failure, told);
       if (keeper._parked()) c._destroy();
     }
   };
@@ -116,7 +116,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
     else if (name == 'error' && payload.fatal && !c._waiting)
-      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true);
+      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true, true);
     // The viewer's place, brought back after a reload.
     else if (name == 'view' || name == 'navigate') host._keep('path', payload.path);
   };

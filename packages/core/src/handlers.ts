@@ -92,10 +92,12 @@ export function createHandlers(
   c._diagnose = diagnose;
   c._call = call;
   c._emit = emit;
-  c._report = (failure) => {
+  // (A failure the embed reported itself reached the handlers as its own `error` event; any other,
+  // the SDK's own, `fatal` ones included, such as a frame the browser reloaded, is told here.)
+  c._report = (failure, told) => {
     log(failure.message);
     const heard = events._has('error') || !!c._options.onError;
-    reportError(failure, true, c._surface, (args) => (failure.code != 'fatal' && emit('error', args), heard));
+    reportError(failure, true, c._surface, (args) => (told || emit('error', args), heard));
   };
   c._remember = (message) => void (readyMessage = message);
   c._readyAgain = () => readyMessage && call(c._options.onReady, readyMessage.type, [readyMessage.payload, readyMessage]);

@@ -442,3 +442,33 @@ describe('a frame taken out of its container by the page, the container still in
     expect(handle.getState().status).toBe('loading');
   });
 });
+
+describe('a failure of the SDK’s own with the code fatal reaches the host’s error handlers (h/attack3)', () => {
+  test('a frame the browser loaded again (moved without moveBefore), with a session id string (no retry): onError hears it once (was: never, and no console line either)', async () => {
+    const onError = vi.fn();
+    const handle = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'sales', session: freshId(), onError });
+    handles.push(handle);
+    await flush();
+    const iframe = handle.iframe!;
+    deliver(envelope('ready', READY), iframe.contentWindow);
+    // What a browser does to a frame moved with appendChild: a new window, its URL loaded again.
+    iframe.dispatchEvent(new Event('load'));
+    Object.defineProperty(iframe, 'contentWindow', { value: {} });
+    iframe.getClientRects = () => [{}] as unknown as DOMRectList;
+    iframe.dispatchEvent(new Event('load'));
+    expect(handle.getState().error?.code).toBe('fatal');
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ name: 'EmbedError', context: 'fatal', fatal: true });
+  });
+
+  test('the embed’s own fatal error, retries spent: its own error event only, once (no second one from the SDK)', async () => {
+    const onError = vi.fn();
+    const handle = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'sales', session: freshId, retry: false, onError });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('error', { message: 'expired', fatal: true }), handle.iframe!.contentWindow);
+    expect(handle.getState().error?.code).toBe('fatal');
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toEqual({ message: 'expired', fatal: true });
+  });
+});
