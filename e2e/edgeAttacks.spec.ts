@@ -8,6 +8,8 @@ import { startStaticServer, type RunningServer } from './support/staticServer';
 // packages/core/test/edgeAttacks.test.ts). Host page on 127.0.0.1, the embed on localhost.
 
 let minted = 0;
+// The session of each embed page the frames loaded.
+let loaded: string[] = [];
 let host: RunningServer;
 let embed: RunningServer;
 test.beforeAll(async () => {
@@ -15,6 +17,7 @@ test.beforeAll(async () => {
     host: 'localhost',
     routes: (req, res) => {
       if (!req.url?.startsWith('/embed/dashboard/')) return false;
+      loaded.push(new URL(req.url, embed.origin).searchParams.get('session')!);
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
       res.end(resilientEmbedPage(host.origin));
       return true;
@@ -196,6 +199,99 @@ for (const build of ['development', 'production'])
       expect(result.states).toEqual(['loading', 'ready', 'loading', 'no-container', 'loading', 'ready']);
       expect(errors).toEqual([]);
     });
+
+// Found by h/attack3: the element's children are the page's too. A copy of a ready element
+// (cloneNode: Turbo Drive's snapshot cache; its HTML parsed again: htmx's history) held a copy of
+// its iframe, loading the spent session beside the copy's own frame; a framework writing the
+// element's text took its iframe out, and it stayed `ready` with none: now it fails saying why
+// (the unit tests: packages/element/test/edgeAttacks.test.ts and frameworks.test.tsx).
+for (const build of ['development', 'production'])
+  test(`${build} script: a copied element shows one frame, its own; one whose frame the page took out fails, and reload() loads it`, async ({
+    page,
+  }) => {
+    minted = 0;
+    loaded = [];
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${host.origin}/plain?build=${build}`);
+    const cloned = await page.evaluate(async (base) => {
+      type El = HTMLElement & { state: { status: string } };
+      const ready = (el: El) =>
+        new Promise<string>((resolve) => {
+          const end = Date.now() + 5000;
+          const poll = () => (el.state.status == 'ready' || Date.now() > end ? resolve(el.state.status) : setTimeout(poll, 20));
+          poll();
+        });
+      const a = document.getElementById('a')!;
+      a.innerHTML = `<platform-dashboard base-url="${base}" public-id="sales" session-url="/session" style="display:block;width:300px;height:200px"></platform-dashboard>`;
+      await ready(a.firstElementChild as El);
+      const clone = document.getElementById('b')!.appendChild(a.firstElementChild!.cloneNode(true)) as El;
+      return { status: await ready(clone), frames: clone.querySelectorAll('iframe').length };
+    }, embed.origin);
+    expect(cloned).toEqual({ status: 'ready', frames: 1 });
+    // The copy is tidied as it is made: its copied iframe never loaded the spent session.
+    expect(loaded).toEqual(['s1', 's2']);
+    const parsed = await page.evaluate(async () => {
+      type El = HTMLElement & { state: { status: string } };
+      const ready = (el: El) =>
+        new Promise<string>((resolve) => {
+          const end = Date.now() + 5000;
+          const poll = () => (el.state.status == 'ready' || Date.now() > end ? resolve(el.state.status) : setTimeout(poll, 20));
+          poll();
+        });
+      const a = document.getElementById('a')!;
+      a.innerHTML = a.firstElementChild!.outerHTML;
+      const el = a.firstElementChild as El;
+      const copied = { status: await ready(el), frames: el.querySelectorAll('iframe').length };
+      el.textContent = 'Loading…';
+      await new Promise((r) => setTimeout(r, 500));
+      const wiped = { status: el.state.status, code: (el.state as { error?: { code: string } }).error?.code };
+      await (el as unknown as { reload(): Promise<unknown> }).reload();
+      return { copied, wiped, reloaded: await ready(el), frames: el.querySelectorAll('iframe').length };
+    });
+    // The iframe taken out: the error, nothing minted for it by itself; reload() mints one.
+    expect(parsed).toEqual({
+      copied: { status: 'ready', frames: 1 },
+      wiped: { status: 'error', code: 'no-container' },
+      reloaded: 'ready',
+      frames: 1,
+    });
+    // HTML parsed again inserts its iframe (which starts loading) before the element is upgraded:
+    // the copy may have asked for the spent s1 before it went, never more.
+    expect(loaded.filter((id) => id != 's1')).toEqual(['s2', 's3', 's4']);
+    expect(minted).toBe(4);
+    expect(errors).toEqual([]);
+  });
+
+// Found by h/attack3: a frame the browser loads again (its container moved with appendChild, no
+// moveBefore) fails the embed with the SDK's own `fatal` error; with a session id string (no retry)
+// the host's onError never heard it, and nothing was written to the console (the unit test:
+// packages/core/test/edgeAttacks.test.ts).
+for (const build of ['development', 'production'])
+  test(`${build} script: an embed whose frame the browser loaded again (a move without moveBefore) tells onError`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${host.origin}/plain?build=${build}`);
+    const result = await page.evaluate(async (base) => {
+      const heard: unknown[] = [];
+      const container = document.getElementById('a')!;
+      container.style.cssText = 'width:300px;height:200px';
+      const handle = PlatformEmbed.embedDashboard({
+        container,
+        baseUrl: base,
+        publicId: 'sales',
+        session: `once-${Date.now()}`,
+        onError: (payload) => heard.push(payload),
+      });
+      await handle.ready;
+      document.getElementById('b')!.appendChild(container);
+      const end = Date.now() + 5000;
+      while (handle.getState().status != 'error' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      return { code: handle.getState().error?.code, heard };
+    }, embed.origin);
+    expect(result).toEqual({ code: 'fatal', heard: [expect.objectContaining({ name: 'EmbedError', context: 'fatal', fatal: true })] });
+    expect(errors).toEqual([]);
+  });
 
 declare global {
   interface Window {

@@ -50,8 +50,8 @@ export interface Controller {
   _call(fn: Function | undefined, type: string, args: unknown[]): void;
   /** Calls the host's handlers of event `name` (`'*'`: the catch-all), then its handler option. */
   _emit(name: string, args: unknown[]): void;
-  /** Reports the failure that put the embed in `error` to the `error` handlers, else to the console. */
-  _report(failure: EmbedError): void;
+  /** Reports the failure that put the embed in `error` to the `error` handlers, else to the console (`told`: the embed's own `error` event told the handlers already). */
+  _report(failure: EmbedError, told?: boolean): void;
   /** Remembers the current load's `ready` message (`undefined`: a new load begins, or the frame lost its document). */
   _remember(message: EventMessage<'ready'> | undefined): void;
   /** Calls the `onReady` option with the current load's `ready`, if it had one (an adopter's option, for a ready it missed). */
@@ -92,8 +92,8 @@ export interface Controller {
   _receive(event: MessageEvent): void;
 
   // ---- The controller's own decisions (embed.ts) ----
-  /** Fails the current attempt (`renewable`: a fresh session may cure it): tried again while the policy allows, else `error`. */
-  _fail(failure: SessionFailure, renewable?: boolean): void;
+  /** Fails the current attempt (`renewable`: a fresh session may cure it; `told`: the embed's own fatal `error` event): tried again while the policy allows, else `error`. */
+  _fail(failure: SessionFailure, renewable?: boolean, told?: boolean): void;
   /** An attempt now: the previous one ended, the retry that waited (if any) started. */
   _start(): void;
   /** What a valid event of the catalog means to the controller, before the host's handlers see it. */

@@ -79,6 +79,8 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
   configure({ ...options } as AnyOptions)();
   const host = createHostState(c._options);
+  // The failure of a frame taken out by the page (see `_update`): no reload until asked for.
+  let takenOut: EmbedError | undefined;
   createScope(c);
   createHandlers(c);
   createSessionSource(c);
@@ -91,12 +93,12 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
 
   // Fails the current attempt: tried again while the policy allows, else the embed is in `error`
   // (a parked one, never shown anywhere, goes).
-  c._fail = (failure, renewable) => {
+  c._fail = (failure, renewable, told) => {
     c._end();
     if (c._retry(failure, renewable)) status._loading();
     else {
       status._failed(failure);
-      c._report(failure);
+      c._report(failure, told);
       if (keeper._parked()) c._destroy();
     }
   };
@@ -114,7 +116,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
     else if (name == 'error' && payload.fatal && !c._waiting)
-      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true);
+      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true, true);
     // The viewer's place, brought back after a reload.
     else if (name == 'view' || name == 'navigate') host._keep('path', payload.path);
   };
@@ -158,13 +160,31 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     // of the document (the page replaced its body): it loads again, with a fresh session, where it
     // is shown. A move the browser cannot make keeping the document is a reload too. So is an embed
     // that failed as its container was out of the page (moved into another document), connected again.
-    const lost = (frame && frame._iframe.contentWindow != frame._window) || status._get().error?.code == 'no-container';
+    // But a frame taken out of the document while its container is in it was taken out by the page
+    // (a framework writing the container's text: React's ContentReset, Vue's setElementText), which
+    // would take the next one out too, each for a fresh session: the embed fails instead, saying
+    // why, until reload() or a change that reloads.
     const box = c._container;
-    const reload = does & RELOAD || (moves && (!canMove() || lost || !box.isConnected)) || (lost && box.isConnected);
+    const error = status._get().error;
+    const taken = !moves && frame && !frame._iframe.isConnected && box.isConnected;
+    const lost = (frame && frame._iframe.contentWindow != frame._window) || (error?.code == 'no-container' && error != takenOut);
+    const reload = does & RELOAD || (moves && (!canMove() || lost || !box.isConnected)) || (lost && box.isConnected && !taken);
     if (reload) load();
     else if (moves) move(box, frame._iframe);
+    else if (taken) {
+      c._removeFrame();
+      c._fail(
+        (takenOut = new EmbedError(
+          'no-container',
+          __DEV__
+            ? "the page took the iframe out of its container (a framework writing the container's text, such as a loading text?): render the container without text children, then reload()"
+            : 'iframe removed',
+        )),
+        false,
+      );
+    }
     keeper._shown(box);
-    if (reload) return;
+    if (reload || taken) return;
     changes.forEach((change) => dispatch(change._message, true));
     if (does & PRESENT && frame) present(frame._iframe, c._options, surface);
   };

@@ -8,7 +8,7 @@ export const ErrorCode = {
   InvalidOption: 'invalid-option',
   /** An action payload does not match the action catalog; nothing was sent. */
   InvalidAction: 'invalid-action',
-  /** The container element could not be found or is not attached to a document. */
+  /** The container element could not be found or is not attached to a document, or the page took the iframe out of it. */
   NoContainer: 'no-container',
   /** Mounting was attempted where there is no DOM (server rendering, Node). */
   NoDom: 'no-dom',
@@ -47,12 +47,13 @@ export const PREFIX = '[platform-embed] ';
  * ```
  */
 export class EmbedError extends Error {
+  // (A field, defined on the error: assigned, it would throw on a page whose Error.prototype is frozen, as SES's lockdown() does.)
+  override readonly name = 'EmbedError';
   /** What went wrong, as a stable machine-readable code. */
   readonly code: EmbedErrorCode;
 
   constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
     super(PREFIX + message, options);
-    this.name = 'EmbedError';
     this.code = code;
   }
 }

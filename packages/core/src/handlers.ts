@@ -82,18 +82,22 @@ export function createHandlers(
   const typeOf = (args: unknown[]) => (args.at(-1) as EventMessage).type;
   const events = createRegistry((fn, args) => call(fn, typeOf(args), args));
   const nameOf = (type: string) => (type == '*' ? type : shortName(type, EVENT_PREFIX));
+  // (A handler that destroyed the embed ends the telling: a destroyed embed calls no handler.)
+  const live = () => !c._status._is('destroyed');
   const emit = (name: string, args: unknown[]) => {
-    events._emit(name, args);
-    call(c._options[name == '*' ? 'onEvent' : EVENT_PROPS.get(name)!] as Function | undefined, typeOf(args), args);
+    events._emit(name, args, live);
+    if (live()) call(c._options[name == '*' ? 'onEvent' : EVENT_PROPS.get(name)!] as Function | undefined, typeOf(args), args);
   };
   c._log = log;
   c._diagnose = diagnose;
   c._call = call;
   c._emit = emit;
-  c._report = (failure) => {
+  // (A failure the embed reported itself reached the handlers as its own `error` event; any other,
+  // the SDK's own, `fatal` ones included, such as a frame the browser reloaded, is told here.)
+  c._report = (failure, told) => {
     log(failure.message);
     const heard = events._has('error') || !!c._options.onError;
-    reportError(failure, true, c._surface, (args) => (failure.code != 'fatal' && emit('error', args), heard));
+    reportError(failure, true, c._surface, (args) => (told || emit('error', args), heard));
   };
   c._remember = (message) => void (readyMessage = message);
   c._readyAgain = () => readyMessage && call(c._options.onReady, readyMessage.type, [readyMessage.payload, readyMessage]);

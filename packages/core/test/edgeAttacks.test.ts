@@ -354,3 +354,121 @@ describe('a container moved into another document (h/edges)', () => {
     expect(handle.getState().status).toBe('loading');
   });
 });
+
+describe('destroy() called by a host handler, while an event is being told (h/attack3)', () => {
+  type Where = 'an on() handler' | 'the on<Event> option' | 'a state listener' | 'a catch-all on("*")';
+  test.each<[Where, 'ready' | 'drilldown']>([
+    ['an on() handler', 'drilldown'],
+    ['the on<Event> option', 'drilldown'],
+    ['a catch-all on("*")', 'drilldown'],
+    ['an on() handler', 'ready'],
+    ['a state listener', 'ready'],
+  ])(
+    'from %s of %s: no handler of the destroyed embed is called after it (was: the rest of that event’s handlers, its on<Event> and onEvent)',
+    async (where, name) => {
+      const heard: string[] = [];
+      const tell = (what: string) => () => void heard.push(`${what}:${handle.getState().status}`);
+      const ends = (what: string) => () => (heard.push(what), handle.destroy());
+      const prop = name == 'ready' ? 'onReady' : 'onDrilldown';
+      const handle = embedDashboard({
+        container: box(),
+        baseUrl: BASE,
+        publicId: 'sales',
+        session: freshId,
+        [prop]: where == 'the on<Event> option' ? ends('option') : tell('option'),
+        onEvent: tell('onEvent'),
+      });
+      handles.push(handle);
+      if (where == 'a state listener') handle.subscribe((state) => state.status == 'ready' && ends('state')());
+      if (where == 'a catch-all on("*")') handle.on('*', (message) => message.type.endsWith(name) && ends('*')());
+      handle.on(name, where == 'an on() handler' ? ends('on') : tell('first on'));
+      handle.on(name, tell('second on'));
+      await flush();
+      const frame = handle.iframe!.contentWindow;
+      if (name != 'ready') deliver(envelope('ready', READY), frame);
+      heard.length = 0;
+      deliver(envelope(name, name == 'ready' ? READY : { member: 'orders.status', value: 'open' }), frame);
+      expect(handle.getState().status).toBe('destroyed');
+      expect(heard.length).toBeGreaterThan(0);
+      expect(heard.filter((h) => h.endsWith(':destroyed'))).toEqual([]);
+    },
+  );
+});
+
+describe('a frame taken out of its container by the page, the container still in the page (h/attack3)', () => {
+  test('the next update fails the embed (no-container, saying why), mints nothing, and the updates after it do not reload; reload() and a change that reloads do', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = box();
+    const session = vi.fn(async () => freshId());
+    const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+    container.textContent = 'Loading…';
+    handle.update({});
+    expect(handle.getState().error).toMatchObject({
+      code: 'no-container',
+      message: expect.stringContaining('took the iframe out of its container'),
+    });
+    expect(handle.iframe).toBeNull();
+    for (let i = 0; i < 3; i++) handle.update({ colorScheme: i % 2 ? 'dark' : 'light' });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(1);
+    expect(handle.getState().status).toBe('error');
+    void handle.reload();
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(container.querySelector('iframe')).toBe(handle.iframe);
+    container.replaceChildren();
+    handle.update({ publicId: 'costs' });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(3);
+    expect(handle.getState().status).toBe('loading');
+  });
+
+  test('moved to another container (an adopter) with its frame out of the document: it loads again there, as before', async () => {
+    const first = box();
+    const session = vi.fn(async () => freshId());
+    const handle = embedDashboard({ container: first, baseUrl: BASE, publicId: 'sales', session });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('ready', READY), handle.iframe!.contentWindow);
+    first.replaceChildren();
+    const second = box();
+    handle.update({ container: second });
+    await flush();
+    expect(session).toHaveBeenCalledTimes(2);
+    expect(second.querySelector('iframe')).toBe(handle.iframe);
+    expect(handle.getState().status).toBe('loading');
+  });
+});
+
+describe('a failure of the SDK’s own with the code fatal reaches the host’s error handlers (h/attack3)', () => {
+  test('a frame the browser loaded again (moved without moveBefore), with a session id string (no retry): onError hears it once (was: never, and no console line either)', async () => {
+    const onError = vi.fn();
+    const handle = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'sales', session: freshId(), onError });
+    handles.push(handle);
+    await flush();
+    const iframe = handle.iframe!;
+    deliver(envelope('ready', READY), iframe.contentWindow);
+    // What a browser does to a frame moved with appendChild: a new window, its URL loaded again.
+    iframe.dispatchEvent(new Event('load'));
+    Object.defineProperty(iframe, 'contentWindow', { value: {} });
+    iframe.getClientRects = () => [{}] as unknown as DOMRectList;
+    iframe.dispatchEvent(new Event('load'));
+    expect(handle.getState().error?.code).toBe('fatal');
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ name: 'EmbedError', context: 'fatal', fatal: true });
+  });
+
+  test('the embed’s own fatal error, retries spent: its own error event only, once (no second one from the SDK)', async () => {
+    const onError = vi.fn();
+    const handle = embedDashboard({ container: box(), baseUrl: BASE, publicId: 'sales', session: freshId, retry: false, onError });
+    handles.push(handle);
+    await flush();
+    deliver(envelope('error', { message: 'expired', fatal: true }), handle.iframe!.contentWindow);
+    expect(handle.getState().error?.code).toBe('fatal');
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toEqual({ message: 'expired', fatal: true });
+  });
+});

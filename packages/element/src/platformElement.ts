@@ -115,7 +115,9 @@ const Base = (typeof HTMLElement == 'undefined' ? class {} : HTMLElement) as typ
  * markup) when it failed, with `role="alert"`; the element toggles their `hidden` attribute and
  * writes the error message into the error child's `[data-platform-error-message]` element. A
  * click on a `[data-platform-retry]` element inside the error child reloads. Style them yourself,
- * e.g. `position: absolute` over the iframe, which the element appends after its children.
+ * e.g. `position: absolute` over the iframe, which the element appends after its children. The
+ * iframe is the element's: taken out by the page (a framework writing the element's text), the
+ * embed fails (`no-container`, saying why) until `reload()`; a copy of the element drops the copied one.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the action helpers, declared below
 export class PlatformElement<S extends Surface = Surface> extends Base {
@@ -149,6 +151,8 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
     private readonly idAttribute?: string,
   ) {
     super();
+    // (A copy, made by cloneNode or parsed from HTML, is upgraded with its children: its copied iframe goes.)
+    this.#tidy();
     this.#binding.subscribe(() => this.#changed());
     // A click on a retry control of the error child reloads.
     this.addEventListener('click', (event) => {
@@ -192,7 +196,17 @@ export class PlatformElement<S extends Surface = Surface> extends Base {
 
   // Slot children added after the state was shown (the HTML parser adds an element's children
   // after connecting it, and may run our microtask in between) get the state shown too.
-  #children = typeof MutationObserver == 'undefined' ? null : new MutationObserver(() => this.#slots(this.state));
+  #children = typeof MutationObserver == 'undefined' ? null : new MutationObserver(() => (this.#tidy(), this.#slots(this.state)));
+
+  // The children are the page's too. An iframe that is not the embed's own is a copy (cloneNode,
+  // the element's HTML parsed again: a snapshot Turbo Drive or htmx restores), loading the spent
+  // session: it goes. The embed's own, taken out by the page (a framework writing the element's
+  // text), has lost its document: the core decides at the next mount (it fails, saying why).
+  #tidy(): void {
+    const frame = this.handle?.iframe;
+    this.querySelectorAll(':scope>iframe:not([slot])').forEach((other) => other == frame || other.remove());
+    if (frame && !frame.isConnected) this.#schedule();
+  }
 
   /** @internal */
   connectedCallback(): void {

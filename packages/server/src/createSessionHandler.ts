@@ -2,6 +2,7 @@ import { DEFAULT_BODY_TIMEOUT_MS, timerDelay } from './bodyLimits';
 import { createSessionClient, type SessionClient, type SessionClientOptions } from './createSessionClient';
 import { PlatformApiError, PlatformApiErrorCodes } from './platformApiError';
 import { createRedactor } from './redactSecret';
+import { describeThrown } from './describeThrown';
 import { failureAnswer, jsonAnswer, type SessionRouteError } from './routeAnswers';
 import { requestOrigin } from './requestOrigin';
 import { checkRequestBody, checkRequestSite, listedOrigin, normalizeOrigin, type BodyLimits } from './routeRequestChecks';
@@ -71,7 +72,8 @@ export interface SessionHandlerOptions {
   trustProxy?: boolean;
   /**
    * Called with every failure that became a 5xx answer, or a 429 (the browser only gets a
-   * generic message). The error's message never holds the API key.
+   * generic message). The error's message never holds the API key. If it throws, the answer is
+   * the same, and the throw is logged with `console.error`.
    * @default logs `error.message` with `console.error`, the API key redacted
    */
   onError?: (error: unknown, request: Request) => void;
@@ -205,7 +207,15 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
   const { deploymentId } = options;
   // The key is redacted from what the default onError logs, also from errors of resolveUser.
   const redact = redactorFor(clientOptions?.apiKey);
-  const onError = options.onError ?? ((error: unknown) => console.error(redact(error instanceof Error ? error.message : String(error))));
+  const logError = options.onError ?? ((error: unknown) => console.error(redact(describeThrown(error))));
+  // The host's onError failing (a logger not set up yet) must not change the answer: a 429 keeps its Retry-After.
+  const onError = (error: unknown, request: Request) => {
+    try {
+      logError(error, request);
+    } catch (thrown) {
+      console.error(redact(`[platform-embed/server] onError threw (${describeThrown(thrown)}) on: ${describeThrown(error)}`));
+    }
+  };
 
   /** The preflight of a listed origin: which method and headers it may use. */
   function preflight(request: Request): Response {
@@ -239,6 +249,12 @@ export function createSessionHandler(options: SessionHandlerOptions): (request: 
     try {
       const user = await options.resolveUser(request);
       if (!user) return failureAnswer('not-signed-in');
+      // (Spread into the request, the user's id string would read as the fields "0", "1", ...)
+      if (typeof user !== 'object' || Array.isArray(user))
+        throw new PlatformApiError(
+          PlatformApiErrorCodes.InvalidOption,
+          `resolveUser returned ${Array.isArray(user) ? 'an array' : `a ${typeof user}`}: return the signed-in user's session fields ({ externalId: ... }) or null`,
+        );
       client ??= createSessionClient(clientOptions as SessionClientOptions);
       const { sessionId } = await client.generateSession({ deploymentId, ...user } as Parameters<SessionClient['generateSession']>[0], {
         signal: request.signal,

@@ -1,11 +1,12 @@
 import type { SessionClient } from './createSessionClient';
+import { describeThrown } from './describeThrown';
 import type { GenerateSessionRequest } from './types';
 
 /** Options of {@link mintInitialSession}. */
 export interface InitialSessionOptions {
   /**
    * Called with a failure to mint (a {@link PlatformApiError}, the API key redacted from its
-   * message); the page renders all the same.
+   * message); the page renders all the same, also when it throws (the throw is logged with `console.error`).
    * @default logs the error's message with `console.error`
    */
   onError?: (error: unknown) => void;
@@ -56,7 +57,12 @@ export async function mintInitialSession(
   } catch (error) {
     const signal = frameworkSignal(error);
     if (signal) throw signal;
-    (options.onError ?? ((failure: unknown) => console.error(failure instanceof Error ? failure.message : String(failure))))(error);
+    // (An onError that throws, a logger not set up yet, must not fail the page's render.)
+    try {
+      (options.onError ?? ((failure: unknown) => console.error(describeThrown(failure))))(error);
+    } catch (thrown) {
+      console.error(`[platform-embed/server] onError threw (${describeThrown(thrown)}) on: ${describeThrown(error)}`);
+    }
     return undefined;
   }
 }

@@ -112,6 +112,70 @@ describe('createSessionHandler (Fetch API)', () => {
     }
   });
 
+  // h/attack3: what a first week's route does to the handler.
+  test.each<[string, () => void, number, string | null]>([
+    ['a rate-limited platform', () => platform.json(429, { error: 'slow down' }, { 'retry-after': '7' }), 429, '7'],
+    ['a failing platform', () => platform.json(500, { error: 'boom' }), 502, null],
+  ])(
+    'an onError that throws (a logger not set up yet), on %s: the route answers as it would, and logs both, the key redacted (was: the handler rejected, a bare 500)',
+    async (_, prime, status, retryAfter) => {
+      prime();
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        const response = await handler({
+          onError: () => {
+            throw new Error(`logger not ready (${KEY})`);
+          },
+        })(get('sid=jane'));
+        expect(response.status).toBe(status);
+        expect(response.headers.get('retry-after')).toBe(retryAfter);
+        expect(log).toHaveBeenCalledOnce();
+        expect(String(log.mock.calls[0]![0])).toMatch(
+          /onError threw \(logger not ready \(\[redacted\]\)\) on: .*generate-session answered (429|500)/,
+        );
+        expect(JSON.stringify(log.mock.calls)).not.toContain(KEY);
+      } finally {
+        log.mockRestore();
+      }
+    },
+  );
+
+  test('the default onError logs what resolveUser rejected with, whatever it is (was: a null-prototype object made the handler reject)', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const route = createSessionHandler({
+        client: { baseUrl: platform.url, apiKey: KEY },
+        deploymentId: 1,
+        resolveUser: () => Promise.reject(Object.create(null)),
+      });
+      expect((await route(get())).status).toBe(500);
+      expect(log).toHaveBeenCalledWith('[object Object]');
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  test.each<[string, unknown]>([
+    ['the id string', 'jane'],
+    ['a number', 42],
+    ['true', true],
+    ['an array', [{ externalId: 'jane' }]],
+  ])(
+    'resolveUser returning %s: a 500 whose cause names resolveUser and says what to return (was: "0 is not a field of generate-session")',
+    async (_, user) => {
+      const onError = vi.fn();
+      const response = await handler({ onError, resolveUser: () => user as never })(get());
+      expect(response.status).toBe(500);
+      expect(onError.mock.calls[0]![0]).toMatchObject({
+        code: 'invalid-option',
+        message: expect.stringMatching(
+          /resolveUser returned .*: return the signed-in user's session fields \(\{ externalId: \.\.\. \}\) or null/,
+        ),
+      });
+      expect(platform.received).toHaveLength(0);
+    },
+  );
+
   test('takes a ready client, and refuses a missing resolveUser', async () => {
     const generateSession = vi.fn(async () => ({ sessionId: 'from-client' }));
     const h = createSessionHandler({

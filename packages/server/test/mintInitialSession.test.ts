@@ -41,6 +41,20 @@ test('a failure resolves to undefined and goes to onError (by default console.er
   expect(String(log.mock.calls[0]![0])).not.toContain(apiKey);
 });
 
+test('an onError that throws (a logger not set up yet), or a session client that rejects with a value without a string form: undefined all the same, logged (was: the page’s render failed)', async () => {
+  const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+  platform.json(503, { message: 'down' });
+  const client = createSessionClient({ baseUrl: platform.url, apiKey });
+  const onError = () => {
+    throw new Error('logger not ready');
+  };
+  await expect(mintInitialSession(client, request, { onError })).resolves.toBeUndefined();
+  expect(String(log.mock.calls[0]![0])).toMatch(/onError threw \(logger not ready\) on: .*503/);
+  const odd = { generateSession: () => Promise.reject(Object.create(null)) } as unknown as typeof client;
+  await expect(mintInitialSession(odd, request)).resolves.toBeUndefined();
+  expect(log.mock.calls[1]).toEqual(['[object Object]']);
+});
+
 test("a prerender's end (Next.js's signal, as fetch rejects with it) is thrown on as a signal Next.js recognizes, unreported", async () => {
   const onError = vi.fn();
   const client = createSessionClient({ baseUrl: platform.url, apiKey, fetch: () => Promise.reject(new PrerenderEnded()) });

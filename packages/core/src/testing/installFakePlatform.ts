@@ -282,6 +282,35 @@ function embedLoad(iframe: HTMLIFrameElement): [Load, Surface] | undefined {
 }
 
 /**
+ * Gives iframes a window where the DOM gives them none: happy-dom loads no iframe page in a test
+ * (its `contentWindow` is `null`), so the SDK would have no window to route and post to, and the
+ * fake none to post from. A stand-in per iframe in the document, which only takes `postMessage`,
+ * is enough for both. Where the DOM gives one (jsdom), that one is used.
+ * @returns undoes it (at uninstall)
+ */
+function lendWindows(): () => void {
+  const prototype = HTMLIFrameElement.prototype;
+  const own = Object.getOwnPropertyDescriptor(prototype, 'contentWindow');
+  if (!own?.get || !own.configurable) return () => {};
+  const standIns = new WeakMap<HTMLIFrameElement, Window>();
+  Object.defineProperty(prototype, 'contentWindow', {
+    ...own,
+    get(this: HTMLIFrameElement) {
+      const real = own.get!.call(this) as Window | null;
+      // (As in a browser, an iframe out of the document has no window, and one put back another.)
+      if (real || !this.isConnected) {
+        standIns.delete(this);
+        return real;
+      }
+      let standIn = standIns.get(this);
+      if (!standIn) standIns.set(this, (standIn = { postMessage() {} } as unknown as Window));
+      return standIn;
+    },
+  });
+  return () => Object.defineProperty(prototype, 'contentWindow', own);
+}
+
+/**
  * Calls `found` once for each embed iframe in the document: those there now (mounted before
  * install), then each one inserted, in the microtask after its insertion.
  * @returns the observer, to disconnect
@@ -375,6 +404,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
   }
   // Each test starts without the wait a 429 of an earlier one left (and ends without its own: see uninstall).
   resetPageWait();
+  const returnWindows = lendWindows();
   const embeds: FakeEmbed[] = [];
   const byContainer = new Map<Node, Tracked>();
   const loads = createHandOut(options.timeout ?? WAIT_MS);
@@ -410,6 +440,7 @@ export function installFakePlatform(options: FakePlatformOptions = {}): FakePlat
       loads.close();
       releaseEmbeds();
       resetPageWait();
+      returnWindows();
     },
   };
   return (installedFake = fake);
