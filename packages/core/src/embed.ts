@@ -114,7 +114,10 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
     else if (name == 'error' && payload.fatal && !c._waiting)
-      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true);
+      c._fail(
+        new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${__DEV__ ? renewHint(c._options) : ''}`),
+        true,
+      );
     // The viewer's place, brought back after a reload.
     else if (name == 'view' || name == 'navigate') host._keep('path', payload.path);
   };
