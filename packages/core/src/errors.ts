@@ -48,7 +48,8 @@ export const PREFIX = '[platform-embed] ';
  */
 export class EmbedError extends Error {
   /** What went wrong, as a stable machine-readable code. */
-  readonly code: EmbedErrorCode;
+  // (`declare`: set in the constructor, with no class field declared before it, which would ship as `code;`.)
+  declare readonly code: EmbedErrorCode;
 
   constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
     super(PREFIX + message, options);
