@@ -42,12 +42,17 @@ const watchReady = (c: Attempt, mounted: Frame) => {
   if (!ms) return;
   const timer = setTimeout(() => {
     // (The development sentence is built in development only: production reads nothing for it.)
-    const message = !__DEV__
-      ? `no ready in ${ms} ms, frame ${mounted._loads ? '' : 'not '}loaded`
-      : mounted._loads
-        ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${c._surface == 'app' ? 'deploymentId' : c._surface == 'chat' ? 'session' : 'publicId'} is wrong`
-        : `the frame did not finish loading within ${ms} ms: check baseUrl (${c._origin}) and the network`;
-    c._fail(new EmbedError('timeout', message), true);
+    c._fail(
+      new EmbedError(
+        'timeout',
+        !__DEV__
+          ? `no ready in ${ms} ms, frame ${mounted._loads ? '' : 'not '}loaded`
+          : mounted._loads
+            ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${c._surface == 'app' ? 'deploymentId' : c._surface == 'chat' ? 'session' : 'publicId'} is wrong`
+            : `the frame did not finish loading within ${ms} ms: check baseUrl (${c._origin}) and the network`,
+      ),
+      true,
+    );
   }, ms);
   c._later(() => clearTimeout(timer));
 };
