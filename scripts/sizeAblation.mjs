@@ -73,12 +73,7 @@ export const PARTS = {
     ["if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
   'CSP detection': [['      watchPolicy(c);\n', '']],
-  'validation of incoming messages (envelope and payload)': [
-    [
-      "if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };",
-      'return { ok: true, known: true, message: data } as ParseResult;',
-    ],
-  ],
+  'validation of incoming messages (envelope and payload)': [["if (!isPlainObject(data)) return 'not an object';", 'return;']],
   'validation of actions (the engine stays for events)': [
     ["return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];", 'return [problem, copy];'],
   ],
