@@ -44,10 +44,13 @@ export const PARTS = {
   'keep-alive, parking, preload (parking.ts)': [
     ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
-      '  handle: object,\n) {\n',
-      // A keeper that keeps nothing: every method does nothing and answers false (whatever methods a keeper gains).
-      '  handle: object,\n) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
+      'export function createKeeper(c: Keeping): void {\n',
+      // A keeping that keeps nothing: each operation does nothing and answers nothing.
+      'export function createKeeper(c: Keeping): void {\n  c._keepName = c._away = c._adopted = c._shown = c._leave = () => undefined as never;\n  return;\n',
     ],
+    // Nothing is stowed or parked (what the bindings and preload() call).
+    ['const stowIn = (c: Keeping, place?: HTMLElement) => {\n', 'const stowIn = (c: Keeping, place?: HTMLElement) => {\n  return;\n'],
+    ['  if (!c) return false;\n', '  return false;\n'],
     [' preload,', ''],
     ["export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';", ''],
   ],

@@ -19,7 +19,7 @@ import { createHandlers } from './handlers';
 import { createHostState, planUpdate } from './hostState';
 import { createLazyStart } from './lazyStart';
 import { createLoadAttempt } from './loadAttempt';
-import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, slot, unslot } from './parking';
+import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, park, slot, unslot } from './parking';
 import { createActionOf, type ActionMessage, type EventMessage, type ReadyPayload } from './protocol';
 import { createReceiver } from './receiver';
 import { createRetryPolicy } from './retryPolicy';
@@ -97,7 +97,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     else {
       status._failed(failure);
       c._report(failure);
-      if (keeper._parked()) c._destroy();
+      if (c._parkedAs) c._destroy();
     }
   };
   // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
@@ -166,14 +166,14 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     const reload = does & RELOAD || (moves && (!canMove() || lost || !box.isConnected)) || (lost && box.isConnected);
     if (reload) load();
     else if (moves) move(box, frame._iframe);
-    keeper._shown(box);
+    c._shown(box);
     if (reload) return;
     changes.forEach((change) => dispatch(change._message, true));
     if (does & PRESENT && frame) present(frame._iframe, c._options, surface);
   };
   c._destroy = () => {
     if (status._is('destroyed')) return;
-    keeper._leave();
+    c._leave();
     c._end();
     c._removeFrame();
     host._clear();
@@ -183,9 +183,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
   c._send = (type, payload) => dispatch(createActionOf(type, payload));
   c._reload = (id) => (c._resetRetries(), c._giveSession(id, false), load(), status._ready());
-  const handle = createHandle<S>(c);
-  const keeper = createKeeper(c, handle);
-  keepers.set(handle, keeper);
+  const handle = (c._handle = createHandle<S>(c));
+  createKeeper(c);
+  keepers.set(handle, c);
   load();
   return handle;
 }
@@ -221,7 +221,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
     unslot(place);
     throw e;
   }
-  keepers.get(handle)!._park(place);
+  park(keepers.get(handle), place);
   return handle;
 }
 
