@@ -42,11 +42,11 @@ export const PARTS = {
     ['  c._update = (partial) => {\n', '  c._update = () => {};\n  const unused = (partial: Partial<AnyOptions>) => {\n'],
   ],
   'keep-alive, parking, preload (parking.ts)': [
-    ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
+    ['const adopted = adopter?.(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
       'export function createKeeper(c: Keeping): void {\n',
       // A keeping that keeps nothing: each operation does nothing and answers nothing.
-      'export function createKeeper(c: Keeping): void {\n  c._keepName = c._away = c._adopted = c._shown = c._leave = () => undefined as never;\n  return;\n',
+      'export function createKeeper(c: Keeping): void {\n  c._away = c._shown = c._leave = () => undefined as never;\n  return;\n',
     ],
     // Nothing is stowed or parked (what the bindings and preload() call).
     ['const stowIn = (c: Keeping, place?: HTMLElement) => {\n', 'const stowIn = (c: Keeping, place?: HTMLElement) => {\n  return;\n'],

@@ -102,12 +102,8 @@ export interface Controller {
   _parkedAs?: string | undefined;
   /** Its component is hidden, not gone (parking.ts's `hide`). */
   _hidden?: boolean;
-  /** Its keep-alive name. */
-  _keepName(): string | undefined;
   /** Whether nothing shows it: in the lot, or its component hidden. */
   _away(): boolean;
-  /** Adopted with `options` from the lot: applied as `update()`, and an adopter's `onReady` hears a `ready` it missed. */
-  _adopted(options: Record<string, unknown>): void;
   /** Placed in `box`: shown, out of the lot unless that is its slot. */
   _shown(box: HTMLElement): void;
   /** Destroyed: out of the lot, its slot gone. */

@@ -19,7 +19,7 @@ import { createHandlers } from './handlers';
 import { createHostState, planUpdate } from './hostState';
 import { createLazyStart } from './lazyStart';
 import { createLoadAttempt } from './loadAttempt';
-import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, park, slot, unslot } from './parking';
+import { adopter, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, park, slot, unslot } from './parking';
 import { createActionOf, type ActionMessage, type EventMessage, type ReadyPayload } from './protocol';
 import { createReceiver } from './receiver';
 import { createRetryPolicy } from './retryPolicy';
@@ -68,7 +68,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   if (typeof document == 'undefined')
     throw new EmbedError('no-dom', __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
   // An embed parked under the same keep-alive name, for the same viewer, goes on here: the same handle, these options.
-  const adopted = adopt(surface, options as AnyOptions);
+  const adopted = adopter?.(surface, options as AnyOptions);
   if (adopted) return adopted as EmbedHandle<S>;
   const c = { _surface: surface, _status: createStatus((fn, args) => c._call(fn, 'state', args)) } as Controller;
   const status = c._status;

@@ -185,26 +185,36 @@ export const keepers = /* @__PURE__ */ new WeakMap<object, Keeping>();
 
 /**
  * The embed parked under the keep-alive name of these options (its surface's, the same viewer's),
- * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves).
+ * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves),
+ * and an adopter's `onReady` hears a `ready` it missed.
  * @returns its handle
  */
-export function adopt(surface: string, options: Record<string, unknown>): object | undefined {
+const adopt = (surface: string, options: Record<string, unknown>): object | undefined => {
   const name = keepAliveName(surface, options);
   for (const [keeping] of parked)
-    if (keeping._keepName() == name && keeping._surface == surface) {
+    if (keeping._parkedAs == name && keeping._surface == surface) {
       try {
-        keeping._adopted(options);
+        keeping._update(options);
+        keeping._readyAgain();
       } catch (e) {
         keeping._destroy();
         throw e;
       }
       return keeping._handle;
     }
-}
+};
+
+/**
+ * {@link adopt}, once an embed was parked (none can be adopted before): {@link park} installs it, so
+ * a bundle that never parks (`embedDashboard` alone) leaves it out.
+ */
+export let adopter: typeof adopt | undefined;
 
 /** The handle of the live embed of `surface` (shown or parked) kept alive under `name`, if any. */
 export const liveUnder = (surface: string, name: string | undefined): object | undefined => {
-  for (const keeping of live) if (name && keeping._keepName() == name && keeping._surface == surface) return keeping._handle;
+  for (const keeping of live)
+    if (name && (keeping._parkedAs ?? keepAliveName(keeping._surface, keeping._options)) == name && keeping._surface == surface)
+      return keeping._handle;
 };
 
 /**
@@ -231,15 +241,13 @@ type Keeping = Pick<
   | '_unstow'
   | '_parkedAs'
   | '_hidden'
-  | '_keepName'
   | '_away'
-  | '_adopted'
   | '_shown'
   | '_leave'
 >;
 
 /**
- * Gives the controller its keeping: `_keepName`, `_away`, `_adopted`, `_shown` and `_leave`, over
+ * Gives the controller its keeping: `_away`, `_shown` and `_leave`, over
  * the state `_stowedIn`, `_unstow`, `_parkedAs` and `_hidden`. The controller reads it and places
  * the embed; the bindings and `preload()` move it out of sight with {@link stow}, {@link park},
  * {@link aside} and {@link hide}, functions of this module rather than operations of the context,
@@ -249,12 +257,7 @@ type Keeping = Pick<
  * alone drop its frame without an error (cold).
  */
 export function createKeeper(c: Keeping): void {
-  c._keepName = () => c._parkedAs ?? keepAliveName(c._surface, c._options);
   c._away = () => c._hidden || !!c._stowedIn;
-  c._adopted = (options) => {
-    c._update(options);
-    c._readyAgain();
-  };
   // Out of the lot and its slot.
   const unstow = () => {
     unpark(c);
@@ -332,6 +335,7 @@ export const park = (c: Keeping | undefined, place?: HTMLElement): boolean => {
   setContainer(c, c._stowedIn!, NO_HANDLERS);
   c._parkedAs = name;
   parked.set(c, setTimeout(c._destroy, limits.idle));
+  adopter = adopt;
   evict();
   return true;
 };
