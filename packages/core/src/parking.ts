@@ -221,7 +221,8 @@ export const liveUnder = (surface: string, name: string | undefined): object | u
  * The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()`
  * subscribers stay, and so do `onDiagnostic` and `debug`: what a parked embed notices is still reported).
  */
-const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
+// (Made when a park asks: as a constant, a bundle that never parks kept the list it is made from.)
+const noHandlers = () => Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
 
 /** What the keeping of one controller reads and changes of its context. */
 type Keeping = Pick<
@@ -332,7 +333,7 @@ export const park = (c: Keeping | undefined, place?: HTMLElement): boolean => {
   const name = keepAliveName(c._surface, c._options);
   if (!name || c._parkedAs) return !!c._parkedAs;
   stowIn(c, place);
-  setContainer(c, c._stowedIn!, NO_HANDLERS);
+  setContainer(c, c._stowedIn!, noHandlers());
   c._parkedAs = name;
   parked.set(c, setTimeout(c._destroy, limits.idle));
   adopter = adopt;
