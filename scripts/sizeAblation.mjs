@@ -42,12 +42,15 @@ export const PARTS = {
     ['  c._update = (partial) => {\n', '  c._update = () => {};\n  const unused = (partial: Partial<AnyOptions>) => {\n'],
   ],
   'keep-alive, parking, preload (parking.ts)': [
-    ['const adopted = adopt(surface, options as AnyOptions);', 'const adopted = undefined;'],
+    ['const adopted = adopter?.(surface, options as AnyOptions);', 'const adopted = undefined;'],
     [
-      '  handle: object,\n) {\n',
-      // A keeper that keeps nothing: every method does nothing and answers false (whatever methods a keeper gains).
-      '  handle: object,\n) {\n  return new Proxy({}, { get: () => () => false }) as never;\n',
+      'export function createKeeper(c: Keeping): void {\n',
+      // A keeping that keeps nothing: each operation does nothing and answers nothing.
+      'export function createKeeper(c: Keeping): void {\n  c._away = c._shown = c._leave = () => undefined as never;\n  return;\n',
     ],
+    // Nothing is stowed or parked (what the bindings and preload() call).
+    ['const stowIn = (c: Keeping, place?: HTMLElement) => {\n', 'const stowIn = (c: Keeping, place?: HTMLElement) => {\n  return;\n'],
+    ['  if (!c) return false;\n', '  return false;\n'],
     [' preload,', ''],
     ["export { configureParking, parkedCount, releaseEmbeds, type ParkingLimits } from './parking';", ''],
   ],
@@ -73,12 +76,7 @@ export const PARTS = {
     ["if (!renewable || typeof session != 'function' || attempt >= max) return false;", 'return false;'],
   ],
   'CSP detection': [['      watchPolicy(c);\n', '']],
-  'validation of incoming messages (envelope and payload)': [
-    [
-      "if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };",
-      'return { ok: true, known: true, message: data } as ParseResult;',
-    ],
-  ],
+  'validation of incoming messages (envelope and payload)': [["if (!isPlainObject(data)) return 'not an object';", 'return;']],
   'validation of actions (the engine stays for events)': [
     ["return [problem || (isPlainObject(copy) ? check!(copy) : 'payload must be an object'), copy];", 'return [problem, copy];'],
   ],

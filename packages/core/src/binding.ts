@@ -4,7 +4,7 @@ import type { Surface } from './catalog';
 import { EmbedError, PREFIX } from './errors';
 import { reportError } from './handlers';
 import type { Unsubscribe } from './registry';
-import { keepAliveName, keepers } from './parking';
+import { aside, hide, keepAliveName, keepers, park, stow } from './parking';
 import { IDLE, type EmbedState } from './status';
 import { whenGone } from './whenGone';
 
@@ -183,19 +183,19 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       // Its frame moves into the lot now, while it is still in the document: a framework removes
       // the container right after this call (keepAlive), or hides it and may move it (hidden is
       // not gone), either of which reloads a frame left inside; a mount in the same task moves it
-      // back. Parking waits for the unmount to stand (see Keeper.aside).
-      keepers.get(live()!)?._aside();
+      // back. Parking waits for the unmount to stand (see parking.ts's aside).
+      aside(keepers.get(live()!));
       let stood = 0;
       const stand = () => {
         standing.delete(stand);
         // Once (a mount may have let it stand already); a mount in the same task bumps `leaving`: the unmount was undone.
         if (stood++ || at != leaving) return;
         // Parked: the lot has it now, this component lets go.
-        if (keepers.get(live()!)?._park()) return void (unhear!(), (handle = null), (keys = []));
+        if (park(keepers.get(live()!))) return void (unhear!(), (handle = null), (keys = []));
         if (!container || !hidden(container)) return drop();
         // Hidden, not gone: the embed stays as it is until shown again, or destroyed once its
         // container really leaves the document. (Out of sight meanwhile: releaseEmbeds() destroys it.)
-        keepers.get(live()!)?._hide();
+        hide(keepers.get(live()!));
         unwatch = whenGone(container, () => at == leaving && drop());
       };
       if (named) standing.set(stand, named);
@@ -206,6 +206,6 @@ export function createBinding<S extends Surface = Surface>(words?: (message: str
       if (current) action(current);
       else early.push(action);
     },
-    detach: () => keepers.get(live()!)?._stow(),
+    detach: () => stow(keepers.get(live()!)),
   };
 }

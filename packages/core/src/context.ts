@@ -91,6 +91,24 @@ export interface Controller {
   /** Receives a message from the current frame's window (routed by listener.ts). */
   _receive(event: MessageEvent): void;
 
+  // ---- The keeping (parking.ts): whether and where the embed is out of sight ----
+  /** The embed's handle: what the lot hands an adopter (set by the controller). */
+  _handle: object;
+  /** The slot of the lot the embed is in, if any (parking.ts's `stow`). */
+  _stowedIn?: HTMLElement | undefined;
+  /** Undoes the stow: the slot's watch stopped, the slot gone. */
+  _unstow?: (() => void) | undefined;
+  /** The keep-alive name the embed is parked under, if parked (parking.ts's `park`). */
+  _parkedAs?: string | undefined;
+  /** Its component is hidden, not gone (parking.ts's `hide`). */
+  _hidden?: boolean;
+  /** Whether nothing shows it: in the lot, or its component hidden. */
+  _away(): boolean;
+  /** Placed in `box`: shown, out of the lot unless that is its slot. */
+  _shown(box: HTMLElement): void;
+  /** Destroyed: out of the lot, its slot gone. */
+  _leave(): void;
+
   // ---- The controller's own decisions (embed.ts) ----
   /** Fails the current attempt (`renewable`: a fresh session may cure it; `told`: the embed's own fatal `error` event): tried again while the policy allows, else `error`. */
   _fail(failure: SessionFailure, renewable?: boolean, told?: boolean): void;

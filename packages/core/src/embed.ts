@@ -19,7 +19,7 @@ import { createHandlers } from './handlers';
 import { createHostState, planUpdate } from './hostState';
 import { createLazyStart } from './lazyStart';
 import { createLoadAttempt } from './loadAttempt';
-import { adopt, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, slot, unslot } from './parking';
+import { adopter, canMove, createKeeper, keepAliveName, keepers, liveUnder, move, park, slot, unslot } from './parking';
 import { createActionOf, type ActionMessage, type EventMessage, type ReadyPayload } from './protocol';
 import { createReceiver } from './receiver';
 import { createRetryPolicy } from './retryPolicy';
@@ -68,7 +68,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   if (typeof document == 'undefined')
     throw new EmbedError('no-dom', __DEV__ ? 'mount in the browser (e.g. in an effect), not during server rendering' : 'document');
   // An embed parked under the same keep-alive name, for the same viewer, goes on here: the same handle, these options.
-  const adopted = adopt(surface, options as AnyOptions);
+  const adopted = adopter?.(surface, options as AnyOptions);
   if (adopted) return adopted as EmbedHandle<S>;
   const c = { _surface: surface, _status: createStatus((fn, args) => c._call(fn, 'state', args)) } as Controller;
   const status = c._status;
@@ -99,7 +99,7 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     else {
       status._failed(failure);
       c._report(failure, told);
-      if (keeper._parked()) c._destroy();
+      if (c._parkedAs) c._destroy();
     }
   };
   // What the embed's events mean to the controller (the receiver checked them; the host's handlers see them next).
@@ -116,7 +116,11 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
     }
     // (A frame that already failed and waits for its retry may say so again: one failure, one attempt.)
     else if (name == 'error' && payload.fatal && !c._waiting)
-      c._fail(new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${renewHint(c._options)}`), true, true);
+      c._fail(
+        new EmbedError('fatal', `the embed failed: ${c._redact(payload.message as string)}${__DEV__ ? renewHint(c._options) : ''}`),
+        true,
+        true,
+      );
     // The viewer's place, brought back after a reload.
     else if (name == 'view' || name == 'navigate') host._keep('path', payload.path);
   };
@@ -183,14 +187,14 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
         false,
       );
     }
-    keeper._shown(box);
+    c._shown(box);
     if (reload || taken) return;
     changes.forEach((change) => dispatch(change._message, true));
     if (does & PRESENT && frame) present(frame._iframe, c._options, surface);
   };
   c._destroy = () => {
     if (status._is('destroyed')) return;
-    keeper._leave();
+    c._leave();
     c._end();
     c._removeFrame();
     host._clear();
@@ -200,9 +204,9 @@ export function createEmbed<S extends Surface>(surface: S, options: EmbedOptions
   };
   c._send = (type, payload) => dispatch(createActionOf(type, payload));
   c._reload = (id) => (c._resetRetries(), c._giveSession(id, false), load(), status._ready());
-  const handle = createHandle<S>(c);
-  const keeper = createKeeper(c, handle);
-  keepers.set(handle, keeper);
+  const handle = (c._handle = createHandle<S>(c));
+  createKeeper(c);
+  keepers.set(handle, c);
   load();
   return handle;
 }
@@ -238,7 +242,7 @@ export function preload<S extends Surface>(surface: S, options: Omit<EmbedOption
     unslot(place);
     throw e;
   }
-  keepers.get(handle)!._park(place);
+  park(keepers.get(handle), place);
   return handle;
 }
 

@@ -50,7 +50,8 @@ export class EmbedError extends Error {
   // (A field, defined on the error: assigned, it would throw on a page whose Error.prototype is frozen, as SES's lockdown() does.)
   override readonly name = 'EmbedError';
   /** What went wrong, as a stable machine-readable code. */
-  readonly code: EmbedErrorCode;
+  // (`declare`: set in the constructor, with no class field declared before it, which would ship as `code;`.)
+  declare readonly code: EmbedErrorCode;
 
   constructor(code: EmbedErrorCode, message: string, options?: { cause?: unknown }) {
     super(PREFIX + message, options);

@@ -41,13 +41,18 @@ const watchReady = (c: Attempt, mounted: Frame) => {
   const ms = clampTimeout(c._options.readyTimeout ?? READY_TIMEOUT);
   if (!ms) return;
   const timer = setTimeout(() => {
-    const id = c._surface == 'app' ? 'deploymentId' : c._surface == 'chat' ? 'session' : 'publicId';
-    let message = `no ready in ${ms} ms, frame ${mounted._loads ? '' : 'not '}loaded`;
-    if (__DEV__)
-      message = mounted._loads
-        ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${id} is wrong`
-        : `the frame did not finish loading within ${ms} ms: check baseUrl (${c._origin}) and the network`;
-    c._fail(new EmbedError('timeout', message), true);
+    // (The development sentence is built in development only: production reads nothing for it.)
+    c._fail(
+      new EmbedError(
+        'timeout',
+        !__DEV__
+          ? `no ready in ${ms} ms, frame ${mounted._loads ? '' : 'not '}loaded`
+          : mounted._loads
+            ? `the frame loaded but sent no ready within ${ms} ms: the platform may refuse this page's origin (allow ${location.origin} for embedding), or the session or ${c._surface == 'app' ? 'deploymentId' : c._surface == 'chat' ? 'session' : 'publicId'} is wrong`
+            : `the frame did not finish loading within ${ms} ms: check baseUrl (${c._origin}) and the network`,
+      ),
+      true,
+    );
   }, ms);
   c._later(() => clearTimeout(timer));
 };

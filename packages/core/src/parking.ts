@@ -84,7 +84,6 @@ export const canMove = (): boolean => typeof Element != 'undefined' && 'moveBefo
 export const move = (parent: Element, node: Element): void =>
   (parent as Element & { moveBefore(node: Node, child: Node | null): void }).moveBefore(node, null);
 
-type Keeping = ReturnType<typeof createKeeper>;
 // Every live controller's keeping, shown or not: preload() finds a live embed by its name, releaseEmbeds() those out of sight.
 const live = new Set<Keeping>();
 // The parked ones, in parking order, each with its idle timer.
@@ -181,150 +180,166 @@ const release = () => live.forEach((keeping) => keeping._away() && keeping._dest
  */
 export const releaseEmbeds = (): void => void (typeof window != 'undefined' && dispatchEvent(new Event(RELEASE)));
 
-/** What a controller offers the bindings (core-internal): see `EmbedBinding.unmount` and `EmbedBinding.detach`. */
-export interface Keeper {
-  /** Parks the embed under its keep-alive name (`place`: the slot it is in already). @returns whether it has one (then it is parked). */
-  _park(place?: HTMLElement): boolean;
-  /** Moves the embed out of its container into a slot of the lot, for its next container. */
-  _stow(): void;
-  /**
-   * Where the browser keeps a moved frame's document: moves the embed's frame (or where a frame
-   * still to come mounts) into the lot now, before a framework removes its container (`park`
-   * follows with a keep-alive name) or hides and moves it (React reorders the `<Activity>` routes
-   * Next.js keeps: a frame left inside would load again); else nothing. Changes no state, so an
-   * unmount a mount undoes in the same task changes nothing.
-   */
-  _aside(): void;
-  /** Its component is hidden (not gone): out of sight until its next update, as one in the lot is. */
-  _hide(): void;
-}
-/** Each live controller's {@link Keeper}. */
-export const keepers = /* @__PURE__ */ new WeakMap<object, Keeper>();
+/** Each live controller's keeping (see {@link createKeeper}): what the bindings and `preload()` hand {@link park}, {@link stow}, {@link aside} and {@link hide}. */
+export const keepers = /* @__PURE__ */ new WeakMap<object, Keeping>();
 
 /**
  * The embed parked under the keep-alive name of these options (its surface's, the same viewer's),
- * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves).
+ * if any, adopted: out of the lot, its options updated (a new container is where its iframe moves),
+ * and an adopter's `onReady` hears a `ready` it missed.
  * @returns its handle
  */
-export function adopt(surface: string, options: Record<string, unknown>): object | undefined {
+const adopt = (surface: string, options: Record<string, unknown>): object | undefined => {
   const name = keepAliveName(surface, options);
   for (const [keeping] of parked)
-    if (keeping._name() == name && keeping._surface == surface) {
+    if (keeping._parkedAs == name && keeping._surface == surface) {
       try {
-        keeping._adopted(options);
+        keeping._update(options);
+        keeping._readyAgain();
       } catch (e) {
         keeping._destroy();
         throw e;
       }
       return keeping._handle;
     }
-}
+};
+
+/**
+ * {@link adopt}, once an embed was parked (none can be adopted before): {@link park} installs it, so
+ * a bundle that never parks (`embedDashboard` alone) leaves it out.
+ */
+export let adopter: typeof adopt | undefined;
 
 /** The handle of the live embed of `surface` (shown or parked) kept alive under `name`, if any. */
 export const liveUnder = (surface: string, name: string | undefined): object | undefined => {
-  for (const keeping of live) if (name && keeping._name() == name && keeping._surface == surface) return keeping._handle;
+  for (const keeping of live)
+    if (name && (keeping._parkedAs ?? keepAliveName(keeping._surface, keeping._options)) == name && keeping._surface == surface)
+      return keeping._handle;
 };
 
 /**
  * The handler options, all unset: a parked embed's component is gone, so are its handlers (`on()`
  * subscribers stay, and so do `onDiagnostic` and `debug`: what a parked embed notices is still reported).
  */
-const NO_HANDLERS = /* @__PURE__ */ Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
+// (Made when a park asks: as a constant, a bundle that never parks kept the list it is made from.)
+const noHandlers = () => Object.fromEntries([...EVENT_PROPS.values(), 'onEvent'].map((prop) => [prop, undefined]));
+
+/** What the keeping of one controller reads and changes of its context. */
+type Keeping = Pick<
+  Controller,
+  | '_surface'
+  | '_options'
+  | '_container'
+  | '_frame'
+  | '_status'
+  | '_end'
+  | '_removeFrame'
+  | '_update'
+  | '_readyAgain'
+  | '_destroy'
+  | '_handle'
+  | '_stowedIn'
+  | '_unstow'
+  | '_parkedAs'
+  | '_hidden'
+  | '_away'
+  | '_shown'
+  | '_leave'
+>;
 
 /**
- * The keeping of one controller: `_stow` moves it out of its container into a slot of the lot,
- * with its frame where the browser can move it (a frame still to come mounts there), else cold;
- * `_park` also registers it under its keep-alive name; `_shown` takes it out of the lot when its
- * options place it somewhere else. It reads the embed from the controller's context, and is the
- * one part besides `_update` that changes where the embed is (its `container` option), and that
- * drops its frame without an error (cold).
- * @param handle the embed's handle: what the lot hands an adopter
+ * Gives the controller its keeping: `_away`, `_shown` and `_leave`, over
+ * the state `_stowedIn`, `_unstow`, `_parkedAs` and `_hidden`. The controller reads it and places
+ * the embed; the bindings and `preload()` move it out of sight with {@link stow}, {@link park},
+ * {@link aside} and {@link hide}, functions of this module rather than operations of the context,
+ * so that a bundle without a binding or `preload()` (a host of `embedDashboard` alone, which can
+ * never park) leaves them, the lot, its focus guard and the slots' watch out. Those functions and
+ * `_update` are the only code that changes where the embed is (its `container` option), and they
+ * alone drop its frame without an error (cold).
  */
-export function createKeeper(
-  c: Pick<
-    Controller,
-    '_surface' | '_options' | '_container' | '_frame' | '_status' | '_end' | '_removeFrame' | '_update' | '_readyAgain' | '_destroy'
-  >,
-  handle: object,
-) {
-  let stowedIn: HTMLElement | undefined;
-  let unwatch: () => void;
-  let parkedAs: string | undefined;
-  let hidden = false;
-  // Where the embed is: its `container` option and where a frame mounts, with other options changed.
-  const setContainer = (box: HTMLElement, extra?: Record<string, unknown>) => (
-    (c._options = { ...c._options, ...extra, container: box }),
-    (c._container = box)
-  );
-  // The current load ended and its frame dropped: loaded again where the embed is shown next.
-  const cold = () => (c._end(), c._removeFrame(), c._status._is('idle') || c._status._set('idle'));
-  const stow = (place?: HTMLElement) => {
-    if (stowedIn) return;
-    const iframe = c._frame?._iframe;
-    const { width, height } = c._container.getBoundingClientRect();
-    setContainer((stowedIn = place ?? slot(width, height)));
-    // A slot that leaves the document (the page replaced its body) takes the frame's document with it: cold.
-    unwatch = whenGone(stowedIn, cold);
-    // (A frame a framework has already taken out of the document has lost its document: cold.)
-    if (iframe?.isConnected && canMove()) move(stowedIn, iframe);
-    else if (iframe || c._status._is('idle') || !canMove()) cold();
-  };
+export function createKeeper(c: Keeping): void {
+  c._away = () => c._hidden || !!c._stowedIn;
   // Out of the lot and its slot.
   const unstow = () => {
-    unpark(keeping);
-    if (stowedIn) {
-      unwatch();
-      unslot(stowedIn);
-    }
-    parkedAs = stowedIn = undefined;
+    unpark(c);
+    c._unstow?.();
+    c._unstow = c._parkedAs = c._stowedIn = undefined;
   };
-  const keeping = {
-    _handle: handle,
-    _surface: c._surface,
-    _destroy: c._destroy,
-    /** Adopted with `options`: applied as `update()`, and an adopter's `onReady` hears a `ready` it missed. */
-    _adopted(options: Record<string, unknown>) {
-      c._update(options);
-      c._readyAgain();
-    },
-    /** Its keep-alive name. */
-    _name: () => parkedAs ?? keepAliveName(c._surface, c._options),
-    /** Whether nothing shows it: in the lot, or its component hidden. */
-    _away: () => hidden || !!stowedIn,
-    _stow: stow,
-    // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
-    // frame already out of the document: it has lost its document.)
-    _aside() {
-      if (canMove() && !c._status._is('idle') && c._frame?._iframe.isConnected != false) stow();
-    },
-    _hide: () => void (hidden = true),
-    _park(place?: HTMLElement): boolean {
-      const name = keepAliveName(c._surface, c._options);
-      if (!name || parkedAs) return !!parkedAs;
-      stow(place);
-      setContainer(stowedIn!, NO_HANDLERS);
-      parkedAs = name;
-      parked.set(keeping, setTimeout(c._destroy, limits.idle));
-      evict();
-      return true;
-    },
-    /** Whether it is parked. */
-    _parked: () => !!parkedAs,
-    /** Placed in `box`: shown, out of the lot unless that is its slot. */
-    _shown(box: HTMLElement) {
-      hidden = false;
-      if (box != stowedIn) unstow();
-    },
-    /** Destroyed: out of the lot, its slot gone. */
-    _leave() {
-      unstow();
-      if (live.delete(keeping) && !live.size) removeEventListener(RELEASE, release);
-    },
+  c._shown = (box) => {
+    c._hidden = false;
+    if (box != c._stowedIn) unstow();
+  };
+  c._leave = () => {
+    unstow();
+    if (live.delete(c) && !live.size) removeEventListener(RELEASE, release);
   };
   if (!live.size) addEventListener(RELEASE, release);
-  live.add(keeping);
-  return keeping;
+  live.add(c);
 }
+
+// Where the embed is: its `container` option and where a frame mounts, with other options changed.
+const setContainer = (c: Keeping, box: HTMLElement, extra?: Record<string, unknown>) => (
+  (c._options = { ...c._options, ...extra, container: box }),
+  (c._container = box)
+);
+
+// The current load ended and its frame dropped: loaded again where the embed is shown next.
+const cold = (c: Keeping) => (c._end(), c._removeFrame(), c._status._is('idle') || c._status._set('idle'));
+
+// Moves the embed out of its container into a slot of the lot (`place`: the slot it is in already),
+// with its frame where the browser can move it (a frame still to come mounts there), else cold.
+const stowIn = (c: Keeping, place?: HTMLElement) => {
+  if (c._stowedIn) return;
+  const iframe = c._frame?._iframe;
+  const { width, height } = c._container.getBoundingClientRect();
+  const box = (c._stowedIn = place ?? slot(width, height));
+  setContainer(c, box);
+  // A slot that leaves the document (the page replaced its body) takes the frame's document with it: cold.
+  const unwatch = whenGone(box, () => cold(c));
+  c._unstow = () => {
+    unwatch();
+    unslot(box);
+  };
+  // (A frame a framework has already taken out of the document has lost its document: cold.)
+  if (iframe?.isConnected && canMove()) move(box, iframe);
+  else if (iframe || c._status._is('idle') || !canMove()) cold(c);
+};
+
+/** Moves the embed out of its container into a slot of the lot, for its next container (a binding's `detach`). */
+export const stow = (c: Keeping | undefined): void => void (c && stowIn(c));
+
+/**
+ * Where the browser keeps a moved frame's document: moves the embed's frame (or where a frame
+ * still to come mounts) into the lot now, before a framework removes its container (`park`
+ * follows with a keep-alive name) or hides and moves it (React reorders the `<Activity>` routes
+ * Next.js keeps: a frame left inside would load again); else nothing. Changes no state, so an
+ * unmount a mount undoes in the same task changes nothing.
+ */
+export const aside = (c: Keeping | undefined): void => {
+  // (Not a lazy embed not yet seen: it has no frame, and stowing would change its state. Not a
+  // frame already out of the document: it has lost its document.)
+  if (c && canMove() && !c._status._is('idle') && c._frame?._iframe.isConnected != false) stowIn(c);
+};
+
+/** Its component is hidden (not gone): out of sight until its next update, as one in the lot is. */
+export const hide = (c: Keeping | undefined): void => void (c && (c._hidden = true));
+
+/**
+ * Parks the embed under its keep-alive name (`place`: the slot it is in already).
+ * @returns whether it has one (then it is parked)
+ */
+export const park = (c: Keeping | undefined, place?: HTMLElement): boolean => {
+  if (!c) return false;
+  const name = keepAliveName(c._surface, c._options);
+  if (!name || c._parkedAs) return !!c._parkedAs;
+  stowIn(c, place);
+  setContainer(c, c._stowedIn!, noHandlers());
+  c._parkedAs = name;
+  parked.set(c, setTimeout(c._destroy, limits.idle));
+  adopter = adopt;
+  evict();
+  return true;
+};
 
 /** How many embeds are parked or preloaded, in this copy of the SDK (for leak tests: `expectNothingParked()` of the testing kits checks every copy's). */
 export const parkedCount = (): number => parked.size;

@@ -143,13 +143,22 @@ export const isEventName = (name: string): name is EventName => EVENTS.has(EVENT
  * ```
  */
 export function parseMessage(data: unknown): ParseResult {
-  if (!isPlainObject(data)) return { ok: false, reason: 'not an object' };
+  const reason = eventProblem(data);
+  return reason ? { ok: false, reason } : ({ ok: true, known: EVENTS.has((data as EventMessage).type), message: data } as ParseResult);
+}
+
+/**
+ * What {@link parseMessage} checks, without the result object (the embed's receiver reads only
+ * this): `undefined` when `data` is a valid event envelope, else why not.
+ * @internal
+ */
+export const eventProblem = (data: unknown): string | undefined => {
+  if (!isPlainObject(data)) return 'not an object';
   const check = EVENTS.get(data.type as string);
   let reason = ENVELOPE(data);
-  if (reason) reason = `bad envelope: ${reason}`;
-  else if (check && (reason = check(data.payload as Record<string, unknown>))) reason = `${data.type}: ${reason}`;
-  return reason ? { ok: false, reason } : ({ ok: true, known: !!check, message: data } as ParseResult);
-}
+  if (reason) return `bad envelope: ${reason}`;
+  if (check && (reason = check(data.payload as Record<string, unknown>))) return `${data.type}: ${reason}`;
+};
 
 /** Strips the `platform:action:` or `platform:event:` prefix of a type string. */
 export const shortName = (type: string, prefix: string): string =>

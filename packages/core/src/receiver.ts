@@ -1,12 +1,12 @@
 import { EVENT_PREFIX } from './catalog';
 import type { Controller } from './context';
-import { parseMessage, type EventName } from './protocol';
+import { eventProblem, isEventName, type EventMessage } from './protocol';
 
 /*
  * The receiver of one embed's messages. listener.ts routes here only those whose `event.source`
  * is this embed's iframe window; the receiver checks their origin with `===` (a frame navigated
  * away posts from another one: its data is never read), validates the envelope and payload
- * (parseMessage), and only then hands each valid event of the catalog to the controller (what it
+ * (eventProblem, what parseMessage checks), and only then hands each valid event of the catalog to the controller (what it
  * means to the embed's lifecycle: `_react`, embed.ts), then every valid event to the host's handlers.
  */
 
@@ -14,13 +14,13 @@ import { parseMessage, type EventName } from './protocol';
 export function createReceiver(c: Pick<Controller, '_origin' | '_diagnose' | '_redact' | '_log' | '_react' | '_emit' | '_receive'>): void {
   c._receive = (event) => {
     if (event.origin !== c._origin) return c._diagnose({ kind: 'origin-mismatch', origin: event.origin });
-    const result = parseMessage(event.data);
-    if (!result.ok) return c._diagnose({ kind: 'invalid-message', reason: c._redact(result.reason) });
-    const { message } = result;
+    const message = event.data as EventMessage;
+    const reason = eventProblem(message);
+    if (reason) return c._diagnose({ kind: 'invalid-message', reason: c._redact(reason) });
     const name = message.type.slice(EVENT_PREFIX.length);
     c._log('event', message.type);
-    if (result.known) {
-      c._react(name as EventName, message.payload, result.message);
+    if (isEventName(name)) {
+      c._react(name, message.payload, message);
       c._emit(name, [message.payload, message]);
     }
     c._emit('*', [message]);

@@ -46,13 +46,13 @@ export const parameter = (name: string, value: unknown, encode = (text: string) 
  */
 export function checkAlways(surface: Surface, options: Record<string, unknown>): void {
   const must = (name: string, holds: unknown, rule: string) => holds || refuse(`"${name}" must be ${rule} (got ${show(options[name])})`);
-  const optional = (name: string, kinds: string[]) =>
-    must(name, options[name] === undefined || kinds.some((kind) => KINDS[kind]!(options[name])), `${kinds.join('|')} when present`);
+  const optional = (name: string, kinds: string) =>
+    must(name, options[name] === undefined || kinds.split('|').some((kind) => KINDS[kind]!(options[name])), `${kinds} when present`);
   if (surface == 'dashboard') must('publicId', isPublicId(options.publicId), 'a public id such as "sales-overview"');
   if (surface == 'app') must('deploymentId', isPositiveInteger(options.deploymentId), 'positive integer');
-  optional('retry', ['integer>=0', 'boolean']);
-  optional('sessionTimeout', ['number>=0']);
-  optional('readyTimeout', ['number>=0']);
+  optional('retry', 'integer>=0|boolean');
+  optional('sessionTimeout', 'number>=0');
+  optional('readyTimeout', 'number>=0');
   must(
     'sandbox',
     options.sandbox === undefined || isSandbox(options.sandbox),
