@@ -129,14 +129,21 @@ const callSession = async (source: Function, signal: AbortSignal, ms: number, ow
         .then((result) =>
           Object.prototype.toString.call(result) == '[object Response]' ? readResponse(result as Response, signal) : result,
         )
-        .then(resolve, (e: unknown) =>
+        .then(resolve, (e: unknown) => {
+          let text: string;
+          // A value with no string form (a null-prototype object) must still fail the call, not hang it.
+          try {
+            text = String(e);
+          } catch {
+            text = typeof e;
+          }
           // What the function threw is renewable, unless it is our own verdict on its response.
           reject(
             e instanceof EmbedError
               ? Object.assign(e, { renew: (e as SessionFailure).renew ?? true })
-              : failure(`session function failed: ${redactSessions(String(e), own)}`, true, 0, e),
-          ),
-        );
+              : failure(`session function failed: ${redactSessions(text, own)}`, true, 0, e),
+          );
+        });
     });
   } finally {
     clearTimeout(timer);

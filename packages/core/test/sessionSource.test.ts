@@ -130,6 +130,20 @@ describe('the session function may return the Response of its fetch', () => {
     expect(session).toHaveBeenCalledTimes(1);
   });
 
+  test('a rejection with no string form (a null-prototype object) fails the call and is retried, never hangs it', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const id = freshId();
+    // sessionTimeout 0: no timer would ever end a call that hangs.
+    const session = vi
+      .fn()
+      .mockRejectedValueOnce(Object.create(null))
+      .mockResolvedValueOnce(json({ sessionId: id }));
+    const h = mount(session, { sessionTimeout: 0 });
+    await settle();
+    expect(retries(h.diagnostics)).toEqual([[1, 250, expect.stringContaining('session function failed: object')]]);
+    await vi.waitFor(() => expect(h.iframe).not.toBeNull(), { timeout: 2000 });
+  });
+
   test('a network failure (fetch rejects) is renewable', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     const id = freshId();
