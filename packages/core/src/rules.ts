@@ -88,7 +88,8 @@ export const compile = <K extends string>(schema: Schema<K>, kinds = KINDS): Che
       typeof d == 'string'
         ? (optional ? d.slice(0, -1) : d).split('|').map((k) => {
             // Typed descriptors make this a compile error; a schema built at run time gets a clear one.
-            if (__DEV__ && !kinds[k]) throw new EmbedError('invalid-option', `unknown kind "${k}" in the descriptor of "${key}"`);
+            // (`__DEV__` second: the build for Node reads NODE_ENV where it is written, and this runs at load.)
+            if (!kinds[k] && __DEV__) throw new EmbedError('invalid-option', `unknown kind "${k}" in the descriptor of "${key}"`);
             return kinds[k] ?? (() => 0);
           })
         : [(v: unknown) => d.includes(v as string)];
