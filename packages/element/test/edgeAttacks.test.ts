@@ -1,12 +1,12 @@
 import { afterEach, expect, onTestFinished, test, vi } from 'vitest';
 import { listenerCount, parkedCount, releaseEmbeds, type PlatformDashboardElement } from '../src/index';
 import { withMoveBefore } from '../../core/test/helpers';
+import { READY, TENANT, fromFrame } from './frame';
 
 /*
  * What a real page's first week does to the elements, found by the attack of h/attack (round 2).
  */
 
-const TENANT = 'https://tenant.example';
 let restore: (() => void) | undefined;
 afterEach(async () => {
   document.body.innerHTML = '';
@@ -46,22 +46,7 @@ test('an element with keep-alive replaced by another of its name in one script (
  * Round 3 (h/attack3): the element's children are the page's too.
  */
 
-const READY = { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' };
-const ready = (el: PlatformDashboardElement) =>
-  window.dispatchEvent(
-    new MessageEvent('message', {
-      origin: TENANT,
-      source: el.handle!.iframe!.contentWindow,
-      data: {
-        source: 'platform-embed',
-        direction: 'event',
-        type: 'platform:event:ready',
-        payload: READY,
-        timestamp: 5,
-        surface: 'dashboard',
-      },
-    }),
-  );
+const ready = (el: PlatformDashboardElement) => fromFrame(el, 'ready', READY);
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 test.each<[string, (el: PlatformDashboardElement) => PlatformDashboardElement]>([

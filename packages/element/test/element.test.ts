@@ -11,21 +11,9 @@ import {
   type PlatformEvent,
 } from '../src/index';
 import { withMoveBefore } from '../../core/test/helpers';
+import { READY, TENANT, fromFrame } from './frame';
 
-const TENANT = 'https://tenant.example';
-const READY = { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' };
 const tick = () => new Promise((r) => setTimeout(r, 0));
-
-/** Posts an event as the element's iframe would. */
-function fromFrame(el: PlatformElement, type: string, payload: object, origin = TENANT) {
-  window.dispatchEvent(
-    new MessageEvent('message', {
-      origin,
-      source: el.handle!.iframe!.contentWindow,
-      data: { source: 'platform-embed', direction: 'event', type: 'platform:event:' + type, payload, timestamp: 5, surface: el.surface },
-    }),
-  );
-}
 
 /** Parses markup into the body and returns its first element once mounted (iframe present). */
 async function mount<T extends PlatformElement = PlatformDashboardElement>(html: string): Promise<T> {
@@ -490,20 +478,7 @@ describe('keep-alive', () => {
       await vi.waitFor(() => expect(handle.iframe).toBeTruthy());
       const win = handle.iframe!.contentWindow!;
       vi.spyOn(win, 'postMessage').mockImplementation(() => {});
-      window.dispatchEvent(
-        new MessageEvent('message', {
-          origin: TENANT,
-          source: win,
-          data: {
-            source: 'platform-embed',
-            direction: 'event',
-            type: 'platform:event:ready',
-            payload: READY,
-            timestamp: 5,
-            surface: 'dashboard',
-          },
-        }),
-      );
+      fromFrame({ handle, surface: 'dashboard' }, 'ready', READY);
       const events: string[] = [];
       const el = document.createElement('platform-dashboard');
       for (const type of ['platform-ready', 'platform-statechange'])

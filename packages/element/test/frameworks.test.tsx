@@ -3,27 +3,10 @@ import { StrictMode, useState } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createApp, h, nextTick, ref } from 'vue';
 import { listenerCount, type PlatformDashboardElement, type PlatformEvent } from '../src/index';
+import { READY, TENANT, fromFrame } from './frame';
 
 // The JSX typings promise that these props work at runtime: checked here with the real frameworks.
-const TENANT = 'https://tenant.example';
-const READY = { embedTenant: null, deploymentId: 1, mode: 'signed', surface: 'dashboard' };
-
-function ready(el: PlatformDashboardElement) {
-  window.dispatchEvent(
-    new MessageEvent('message', {
-      origin: TENANT,
-      source: el.handle!.iframe!.contentWindow,
-      data: {
-        source: 'platform-embed',
-        direction: 'event',
-        type: 'platform:event:ready',
-        payload: READY,
-        timestamp: 1,
-        surface: 'dashboard',
-      },
-    }),
-  );
-}
+const ready = (el: PlatformDashboardElement) => fromFrame(el, 'ready', READY);
 
 afterEach(() => {
   document.body.innerHTML = '';
