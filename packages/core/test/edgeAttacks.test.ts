@@ -17,6 +17,15 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 const box = () => document.body.appendChild(document.createElement('div'));
+/** A dashboard in `container` whose sessions are fresh ids, mounted (console errors silenced: each case fails it on purpose). */
+const mounted = async (container: HTMLElement) => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  const session = vi.fn(async () => freshId());
+  const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
+  handles.push(handle);
+  await flush();
+  return { handle, session };
+};
 /** What `fn` threw: an EmbedError's code and message, or any other error's class; `undefined` when it returned. */
 const throwOf = (fn: () => unknown) => {
   try {
@@ -308,12 +317,8 @@ describe('a container moved into another document (h/edges)', () => {
   ])(
     'into %s and back: no-container while out, nothing minted; back, it loads again with a fresh session (was: minted there, in error until reload())',
     async (_, other) => {
-      vi.spyOn(console, 'error').mockImplementation(() => {});
       const container = box();
-      const session = vi.fn(async () => freshId());
-      const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
-      handles.push(handle);
-      await flush();
+      const { handle, session } = await mounted(container);
       deliver(envelope('ready', READY), handle.iframe!.contentWindow);
       expect(handle.getState().status).toBe('ready');
       expect(session).toHaveBeenCalledTimes(1);
@@ -339,12 +344,8 @@ describe('a container moved into another document (h/edges)', () => {
   );
 
   test('created in a container of another document: nothing minted; connected to the page, it loads', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
     const container = document.implementation.createHTMLDocument('other').body.appendChild(document.createElement('div'));
-    const session = vi.fn(async () => freshId());
-    const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
-    handles.push(handle);
-    await flush();
+    const { handle, session } = await mounted(container);
     expect(handle.getState().error?.code).toBe('no-container');
     expect(session).not.toHaveBeenCalled();
     box().append(container);
@@ -397,12 +398,8 @@ describe('destroy() called by a host handler, while an event is being told (h/at
 
 describe('a frame taken out of its container by the page, the container still in the page (h/attack3)', () => {
   test('the next update fails the embed (no-container, saying why), mints nothing, and the updates after it do not reload; reload() and a change that reloads do', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
     const container = box();
-    const session = vi.fn(async () => freshId());
-    const handle = embedDashboard({ container, baseUrl: BASE, publicId: 'sales', session });
-    handles.push(handle);
-    await flush();
+    const { handle, session } = await mounted(container);
     deliver(envelope('ready', READY), handle.iframe!.contentWindow);
     container.textContent = 'Loading…';
     handle.update({});
