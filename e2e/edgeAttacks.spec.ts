@@ -205,6 +205,8 @@ for (const build of ['development', 'production'])
 // its iframe, loading the spent session beside the copy's own frame; a framework writing the
 // element's text took its iframe out, and it stayed `ready` with none: now it fails saying why
 // (the unit tests: packages/element/test/edgeAttacks.test.ts and frameworks.test.tsx).
+type El = HTMLElement & { state: { status: string } };
+type ReadyPoll = { readyOf(el: El): Promise<string> };
 for (const build of ['development', 'production'])
   test(`${build} script: a copied element shows one frame, its own; one whose frame the page took out fails, and reload() loads it`, async ({
     page,
@@ -214,14 +216,17 @@ for (const build of ['development', 'production'])
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${host.origin}/plain?build=${build}`);
-    const cloned = await page.evaluate(async (base) => {
-      type El = HTMLElement & { state: { status: string } };
-      const ready = (el: El) =>
+    // The element's status once ready, or what it is after 5 s (one poll for both steps below).
+    await page.evaluate(() => {
+      (window as unknown as ReadyPoll).readyOf = (el) =>
         new Promise<string>((resolve) => {
           const end = Date.now() + 5000;
           const poll = () => (el.state.status == 'ready' || Date.now() > end ? resolve(el.state.status) : setTimeout(poll, 20));
           poll();
         });
+    });
+    const cloned = await page.evaluate(async (base) => {
+      const { readyOf: ready } = window as unknown as ReadyPoll;
       const a = document.getElementById('a')!;
       a.innerHTML = `<platform-dashboard base-url="${base}" public-id="sales" session-url="/session" style="display:block;width:300px;height:200px"></platform-dashboard>`;
       await ready(a.firstElementChild as El);
@@ -232,13 +237,7 @@ for (const build of ['development', 'production'])
     // The copy is tidied as it is made: its copied iframe never loaded the spent session.
     expect(loaded).toEqual(['s1', 's2']);
     const parsed = await page.evaluate(async () => {
-      type El = HTMLElement & { state: { status: string } };
-      const ready = (el: El) =>
-        new Promise<string>((resolve) => {
-          const end = Date.now() + 5000;
-          const poll = () => (el.state.status == 'ready' || Date.now() > end ? resolve(el.state.status) : setTimeout(poll, 20));
-          poll();
-        });
+      const { readyOf: ready } = window as unknown as ReadyPoll;
       const a = document.getElementById('a')!;
       a.innerHTML = a.firstElementChild!.outerHTML;
       const el = a.firstElementChild as El;
